@@ -1,0 +1,35 @@
+// weft: the command-line entry point. Owns no algorithm: it parses arguments
+// and hands them to core/, db/ and render/.
+#include <cstdio>
+#include <exception>
+
+#include "app/commands.h"
+#include "common/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"weft: explore parallel execution traces (OTF2, Charm++ Projections)", "weft"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", WEFT_VERSION);
+
+  weft::app::add_synth_command(app);
+  weft::app::add_import_command(app);
+  weft::app::add_info_command(app);
+  weft::app::add_view_command(app);
+  weft::app::add_render_command(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const weft::Error& e) {
+    std::fprintf(stderr, "weft: %s\n", e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "weft: out of memory\n");
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "weft: internal error: %s\n", e.what());
+    return 3;
+  }
+  return 0;
+}

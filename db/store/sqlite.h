@@ -1,0 +1,88 @@
+#pragma once
+// Thin RAII wrappers over the SQLite C API. Every failure becomes weft::Error
+// naming the database file. Statements are prepared once and reused: hot loops
+// call bind/step/reset, never prepare.
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/error.h"
+
+namespace weft::db {
+
+class Statement;
+
+class Database {
+ public:
+  enum class Mode { ReadOnly, ReadWrite, Create };
+  Database(const std::string& path, Mode mode);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+  Database(Database&& other) noexcept;
+  Database& operator=(Database&& other) noexcept;
+
+  // Runs one or more statements that return no rows.
+  void exec(std::string_view sql);
+  Statement prepare(std::string_view sql);
+  // Convenience for "SELECT <one integer>": returns fallback when there is no row.
+  std::int64_t query_int(std::string_view sql, std::int64_t fallback = 0);
+
+  int user_version();
+  void set_user_version(int version);
+
+  sqlite3* handle() const { return db_; }
+  const std::string& path() const { return path_; }
+  [[noreturn]] void fail(const std::string& what) const;
+
+ private:
+  sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+class Statement {
+ public:
+  Statement(const Database& db, std::string_view sql);
+  ~Statement();
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  Statement(Statement&& other) noexcept;
+
+  // Parameters are 1-based as in SQLite.
+  void bind(int index, std::int64_t value);
+  void bind(int index, int value) { bind(index, static_cast<std::int64_t>(value)); }
+  void bind(int index, double value);
+  void bind(int index, std::string_view value);
+  void bind_null(int index);
+
+  // Returns true when a row is available, false when done.
+  bool step();
+  // Steps a statement that returns no rows, then resets it for reuse.
+  void run();
+  void reset();
+
+  std::int64_t column_int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  double column_double(int col) const { return sqlite3_column_double(stmt_, col); }
+  bool column_is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  std::string column_text(int col) const;
+
+ private:
+  const Database* db_ = nullptr;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// RAII transaction: commits on commit(), rolls back if destroyed without it.
+class Transaction {
+ public:
+  explicit Transaction(Database& db, const char* begin = "BEGIN");
+  ~Transaction();
+  void commit();
+
+ private:
+  Database& db_;
+  bool open_ = true;
+};
+
+}  // namespace weft::db
