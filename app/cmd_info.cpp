@@ -1,5 +1,47 @@
+// `weft info RUN.weft`: what a run database holds, for people.
+#include <cstdio>
+#include <memory>
+#include <string>
+
 #include "app/commands.h"
+#include "store/run_info.h"
 
 namespace weft::app {
-void add_info_command(CLI::App& app) { app.add_subcommand("info", "(in progress)"); }
+namespace {
+
+void print_info(const std::string& path) {
+  db::RunInfo info = db::read_run_info(path);
+  auto line = [](const char* label, const std::string& value) {
+    std::printf("%-16s %s\n", label, value.c_str());
+  };
+  auto num = [](std::int64_t v) { return std::to_string(v); };
+  line("run", info.path);
+  line("schema version", num(info.schema_version));
+  line("source", info.meta_or("source_format", "?") + " " + info.meta_or("source_path", "?"));
+  line("creator", info.meta_or("creator", "?"));
+  line("weft version", info.meta_or("weft_version", "?"));
+  line("processes", num(info.processes));
+  line("events", num(info.events));
+  line("OTF2 records", num(info.records) + " (" + num(info.meta_int("count_unknown_records")) +
+                           " not used)");
+  std::int64_t matched = info.messages - info.unmatched_sends - info.unmatched_recvs;
+  line("messages", num(info.messages) + " (" + num(matched) + " matched, " +
+                       num(info.unmatched_sends) + " unmatched sends, " +
+                       num(info.unmatched_recvs) + " unmatched receives)");
+  line("collectives", num(info.collectives));
+  line("time span", db::format_duration_ns(info.trace_end_ns) + " (" + num(info.trace_end_ns) +
+                        " ns)");
+  std::int64_t unclosed = info.meta_int("count_unclosed_regions");
+  if (unclosed) line("unclosed regions", num(unclosed));
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app) {
+  auto path = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand("info", "Summarize a .weft run database");
+  cmd->add_option("run", *path, "run database (RUN.weft)")->required();
+  cmd->callback([path] { print_info(*path); });
+}
+
 }  // namespace weft::app

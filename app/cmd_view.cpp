@@ -1,5 +1,24 @@
+// `weft view`: the interactive viewer.
+#include <memory>
+
 #include "app/commands.h"
+#include "app/viewer_app.h"
 
 namespace weft::app {
-void add_view_command(CLI::App& app) { app.add_subcommand("view", "(in progress)"); }
+
+void add_view_command(CLI::App& app) {
+  auto options = std::make_shared<ViewerOptions>();
+  CLI::App* cmd = app.add_subcommand("view", "Open a .weft file in the interactive viewer");
+  cmd->add_option("database", options->database, "a .weft file")->required();
+  cmd->add_option("--width", options->width, "window width")->capture_default_str();
+  cmd->add_option("--height", options->height, "window height")->capture_default_str();
+  cmd->add_option("--frames", options->frames,
+                  "draw this many frames once data has loaded, then exit");
+  cmd->add_flag("--stats", options->stats, "print frame time percentiles and memory at exit");
+  // Hidden: a check under xvfb that the window draws what `weft render` draws.
+  cmd->add_option("--screenshot", options->screenshot, "write the last frame to a PNG")
+      ->group("");
+  cmd->callback([options] { run_viewer(*options); });
+}
+
 }  // namespace weft::app

@@ -1,0 +1,86 @@
+#include "app/timeline_data.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+
+namespace weft::app {
+
+TraceInfo read_trace_info(db::WindowQuery& query) {
+  TraceInfo info;
+  info.file_name = std::filesystem::path(query.path()).filename().string();
+  info.meta = query.meta();
+  info.processes = query.processes();
+  info.regions = query.regions();
+  info.region_colors = render::region_colors(info.regions);
+  info.legend_order.resize(info.regions.size());
+  std::iota(info.legend_order.begin(), info.legend_order.end(), 0);
+  const db::RegionTable& regions = info.regions;
+  // Grouped by kind so that related hues sit together in the legend.
+  std::stable_sort(info.legend_order.begin(), info.legend_order.end(),
+                   [&regions](std::int32_t a, std::int32_t b) {
+                     auto ka = static_cast<int>(regions.kind[static_cast<std::size_t>(a)]);
+                     auto kb = static_cast<int>(regions.kind[static_cast<std::size_t>(b)]);
+                     if (ka != kb) return ka < kb;
+                     return regions.name[static_cast<std::size_t>(a)] <
+                            regions.name[static_cast<std::size_t>(b)];
+                   });
+  return info;
+}
+
+db::Window window_for_viewport(const TimelineViewport& viewport, double pad,
+                               std::size_t row_count) {
+  const double span = viewport.t1_ns - viewport.t0_ns;
+  const double rows = viewport.row1 - viewport.row0;
+  db::Window window;
+  window.t0 = static_cast<TimeNs>(std::floor(std::max(0.0, viewport.t0_ns - pad * span)));
+  window.t1 = static_cast<TimeNs>(std::ceil(viewport.t1_ns + pad * span));
+  window.p0 = static_cast<ProcessIndex>(std::max(0.0, std::floor(viewport.row0 - pad * rows)));
+  window.p1 = static_cast<ProcessIndex>(std::min(static_cast<double>(row_count),
+                                                 std::ceil(viewport.row1 + pad * rows)) -
+                                        1);
+  return window;
+}
+
+namespace {
+
+// A legend of every region of a real trace runs to hundreds of names; the ones
+// that take the time in view are what a reader needs to decode the colors.
+void rank_regions_by_time(const db::WindowEvents& events, const db::Window& window,
+                          std::size_t region_count, LoadedWindow& out) {
+  std::vector<double>& time = out.region_time_scratch;
+  time.assign(region_count, 0.0);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (events.region[i] < 0) continue;
+    TimeNs start = std::max(events.start_ns[i], window.t0);
+    TimeNs end = std::min(events.end_ns[i], window.t1);
+    // +1 so that zero-length events still count as present.
+    time[static_cast<std::size_t>(events.region[i])] += static_cast<double>(end - start) + 1.0;
+  }
+  out.legend_regions.clear();
+  for (std::size_t r = 0; r < region_count; ++r)
+    if (time[r] > 0) out.legend_regions.push_back(static_cast<std::int32_t>(r));
+  std::stable_sort(out.legend_regions.begin(), out.legend_regions.end(),
+                   [&time](std::int32_t a, std::int32_t b) {
+                     return time[static_cast<std::size_t>(a)] > time[static_cast<std::size_t>(b)];
+                   });
+}
+
+}  // namespace
+
+void load_window(db::WindowQuery& query, const TraceInfo& info, const db::Window& window,
+                 LoadedWindow& out) {
+  out.window = window;
+  query.read_events(window, out.events);
+  query.read_messages(window, out.messages);
+  // Geometry times are relative to the window start, where float precision is
+  // spent on what the user looks at.
+  render::build_timeline_geometry(out.events, out.messages, info.region_colors,
+                                  kUnknownRegionColor, window.t0, 0, out.geometry);
+  render::build_pick_index(out.geometry, static_cast<std::int32_t>(info.processes.size()),
+                           out.picks);
+  rank_regions_by_time(out.events, window, info.regions.size(), out);
+}
+
+}  // namespace weft::app

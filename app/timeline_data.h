@@ -1,0 +1,59 @@
+#pragma once
+// What the timeline views hold of an open trace: the small tables read once
+// (TraceInfo) and the contents of one loaded time × process window
+// (LoadedWindow), which the background loader fills and the UI thread draws.
+#include <string>
+#include <vector>
+
+#include "region_palette.h"
+#include "store/window_query.h"
+#include "timeline_geometry.h"
+#include "timeline_picking.h"
+
+namespace weft::app {
+
+struct TraceInfo {
+  std::string file_name;  // shown in the title line
+  db::TraceMeta meta;
+  db::ProcessTable processes;
+  db::RegionTable regions;
+  std::vector<render::Rgba8> region_colors;  // by region position
+  std::vector<std::int32_t> legend_order;    // region positions, by kind then name
+};
+
+constexpr render::Rgba8 kUnknownRegionColor = render::rgba8(255, 0, 255);
+
+// Reads the tables of `query` and picks colors and legend order.
+TraceInfo read_trace_info(db::WindowQuery& query);
+
+// The visible part of the trace: times in ns, rows as process indices
+// (row r covers [r, r + 1)).
+struct TimelineViewport {
+  double t0_ns = 0;
+  double t1_ns = 1;
+  double row0 = 0;
+  double row1 = 1;
+};
+
+// The window to load for `viewport`, widened on each side by `pad` times its
+// time span and row span (0: exactly the visible part), clipped to the rows.
+db::Window window_for_viewport(const TimelineViewport& viewport, double pad,
+                               std::size_t row_count);
+
+struct LoadedWindow {
+  db::Window window;
+  db::WindowEvents events;
+  db::WindowMessages messages;
+  render::TimelineGeometry geometry;  // rows are process indices
+  render::PickIndex picks;
+  // Regions with time in this window, most time first (what the legend lists).
+  std::vector<std::int32_t> legend_regions;
+  std::vector<double> region_time_scratch;  // per region position, reused
+};
+
+// Queries `window` and builds the GPU-ready geometry and the pick index into
+// `out`, reusing its buffers. Runs on whichever thread owns `query`.
+void load_window(db::WindowQuery& query, const TraceInfo& info, const db::Window& window,
+                 LoadedWindow& out);
+
+}  // namespace weft::app

@@ -1,0 +1,21 @@
+#pragma once
+// The interactive viewer: a GLFW window (OpenGL 3.3 core) showing the physical
+// timeline, data loaded in the background as the view moves.
+#include <string>
+
+namespace weft::app {
+
+struct ViewerOptions {
+  std::string database;
+  int width = 1600;
+  int height = 1000;
+  int frames = 0;           // > 0: render this many frames (after data arrived), then exit
+  bool stats = false;       // print frame time percentiles and RSS at exit
+  std::string screenshot;   // write the last frame to this PNG (for checks under xvfb)
+};
+
+// Runs until the window closes (or `frames` frames are drawn). Throws
+// weft::Error when there is no display or no window can be opened.
+void run_viewer(const ViewerOptions& options);
+
+}  // namespace weft::app

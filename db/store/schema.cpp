@@ -1,0 +1,75 @@
+#include "store/schema.h"
+
+#include <sys/stat.h>
+
+namespace weft::db {
+
+void create_tables(Database& db) {
+  db.exec(R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE processes(
+  process INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL, rank INTEGER,
+  location_ref INTEGER NOT NULL, group_name TEXT NOT NULL,
+  first_event INTEGER NOT NULL, event_count INTEGER NOT NULL, record_count INTEGER NOT NULL);
+CREATE TABLE regions(
+  region INTEGER PRIMARY KEY, name TEXT NOT NULL, paradigm TEXT NOT NULL, role TEXT NOT NULL,
+  kind INTEGER NOT NULL);
+CREATE TABLE communicators(
+  comm INTEGER PRIMARY KEY, name TEXT NOT NULL, size INTEGER NOT NULL, parent INTEGER,
+  self_like INTEGER NOT NULL);
+CREATE TABLE comm_members(
+  comm INTEGER NOT NULL, rank INTEGER NOT NULL, process INTEGER NOT NULL,
+  PRIMARY KEY(comm, rank)) WITHOUT ROWID;
+CREATE TABLE events(
+  bucket   INTEGER NOT NULL,
+  process  INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
+  id       INTEGER NOT NULL,
+  end_ns   INTEGER NOT NULL,
+  region   INTEGER NOT NULL,
+  depth    INTEGER NOT NULL,
+  PRIMARY KEY(bucket, process, start_ns, id)) WITHOUT ROWID;
+CREATE TABLE messages(
+  id INTEGER PRIMARY KEY, src INTEGER, dst INTEGER, comm INTEGER NOT NULL, tag INTEGER NOT NULL,
+  bytes INTEGER NOT NULL, send_event INTEGER, send_done_event INTEGER, recv_post_event INTEGER,
+  recv_event INTEGER, send_ns INTEGER, recv_ns INTEGER);
+CREATE TABLE collectives(
+  id INTEGER PRIMARY KEY, comm INTEGER NOT NULL, region INTEGER NOT NULL, root INTEGER,
+  begin_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, members INTEGER NOT NULL);
+CREATE TABLE collective_members(
+  collective INTEGER NOT NULL, process INTEGER NOT NULL, event INTEGER,
+  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+  bytes_sent INTEGER NOT NULL, bytes_received INTEGER NOT NULL,
+  PRIMARY KEY(collective, process)) WITHOUT ROWID;
+)sql");
+}
+
+void create_indexes(Database& db) {
+  db.exec(R"sql(
+CREATE INDEX messages_by_send ON messages(send_ns);
+CREATE INDEX collective_members_by_event ON collective_members(event);
+)sql");
+}
+
+Database open_run(const std::string& path, Database::Mode mode) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) throw Error(path, "no such file");
+  if (!S_ISREG(st.st_mode)) throw Error(path, "not a regular file");
+  Database db(path, mode);
+  // Reading the version is the first access to the file: a non-SQLite file
+  // fails here (Database::fail turns SQLITE_NOTADB into "not a weft database").
+  int version = db.user_version();
+  bool has_meta = db.query_int(
+                      "SELECT count(*) FROM sqlite_schema WHERE type='table' AND name='meta'") > 0;
+  if (version == 0 || !has_meta)
+    throw Error(path, "not a weft run (an SQLite database without weft's tables)");
+  if (version != kSchemaVersion)
+    throw Error(path, "schema version " + std::to_string(version) + " is " +
+                          (version < kSchemaVersion ? "older" : "newer") +
+                          " than the version this weft reads (" + std::to_string(kSchemaVersion) +
+                          "); re-import the trace" +
+                          (version > kSchemaVersion ? " or use a newer weft" : ""));
+  return db;
+}
+
+}  // namespace weft::db

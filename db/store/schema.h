@@ -1,0 +1,26 @@
+#pragma once
+// The .weft schema (docs/schema.md): creating it, and opening an existing run
+// with a version check. Every reader of a .weft file goes through open_run so
+// that an older or newer file fails with one clear message instead of odd SQL
+// errors later.
+#include <string>
+
+#include "store/sqlite.h"
+
+namespace weft::db {
+
+// PRAGMA user_version of the files this build writes and reads.
+constexpr int kSchemaVersion = 1;
+
+// Creates every table of the schema, without the secondary indexes: a bulk
+// load is several times faster without them (../shared/DESIGN.md), so the
+// importer calls create_indexes() once the rows are in.
+void create_tables(Database& db);
+void create_indexes(Database& db);
+
+// Opens an existing .weft file and checks its schema version. Throws
+// weft::Error naming the path for a missing file, a non-SQLite file, a
+// database that is not a weft run, or a version this build does not read.
+Database open_run(const std::string& path, Database::Mode mode = Database::Mode::ReadOnly);
+
+}  // namespace weft::db

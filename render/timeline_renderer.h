@@ -1,0 +1,61 @@
+#pragma once
+// Draws the physical timeline (row bands, event boxes, message lines) into the
+// current framebuffer with three instanced draw calls. It knows nothing of text
+// or UI: labels, axes and legends are drawn over it by the caller.
+#include <cstdint>
+#include <memory>
+
+#include "gl_api.h"
+#include "region_palette.h"
+#include "timeline_geometry.h"
+#include "view_transform.h"
+
+namespace weft::render {
+
+class ShaderProgram;
+
+struct TimelineStyle {
+  Rgba8 band_even = rgba8(38, 38, 44);
+  Rgba8 band_odd = rgba8(31, 31, 36);
+  Rgba8 message = rgba8(240, 240, 240, 200);
+  float message_half_width = 0.75f;
+  bool show_messages = true;
+  std::int64_t highlight_box = -1;  // box index (TimelineGeometry order) drawn brighter
+};
+
+class TimelineRenderer {
+ public:
+  // Requires a current OpenGL 3.3 core context; compiles the shaders.
+  TimelineRenderer();
+  ~TimelineRenderer();
+  TimelineRenderer(const TimelineRenderer&) = delete;
+  TimelineRenderer& operator=(const TimelineRenderer&) = delete;
+
+  // Copies the instances to GPU buffers; call when a new window was loaded.
+  void upload(const TimelineGeometry& geometry);
+  // Draws into the current framebuffer, clipped to view.plot. `row_count` is
+  // the number of rows that exist (bands stop after the last one).
+  void draw(const ViewTransform& view, double row_count, const TimelineStyle& style);
+
+  // Origin of the uploaded geometry: geometry times are relative to it.
+  TimeNs origin_ns() const { return origin_ns_; }
+
+ private:
+  void draw_bands(const ViewTransform& view, double row_count, const TimelineStyle& style);
+  void draw_boxes(const ViewTransform& view, const TimelineStyle& style);
+  void draw_lines(const ViewTransform& view, const TimelineStyle& style);
+
+  std::unique_ptr<ShaderProgram> band_program_;
+  std::unique_ptr<ShaderProgram> box_program_;
+  std::unique_ptr<ShaderProgram> line_program_;
+  GLuint empty_vao_ = 0;  // core profile needs a bound VAO even with no attributes
+  GLuint box_vao_ = 0;
+  GLuint line_vao_ = 0;
+  GLuint box_buffers_[3] = {};   // span, row, color
+  GLuint line_buffers_[2] = {};  // time, row
+  GLsizei box_count_ = 0;
+  GLsizei line_count_ = 0;
+  TimeNs origin_ns_ = 0;
+};
+
+}  // namespace weft::render

@@ -1,0 +1,16 @@
+#version 330 core
+// Alternating shades behind the rows, so a row stays traceable across a wide
+// view even where it is mostly empty.
+uniform vec2 u_row_map;
+uniform vec2 u_framebuffer;
+uniform float u_row_count;
+uniform vec4 u_even_color;
+uniform vec4 u_odd_color;
+out vec4 frag_color;
+
+void main() {
+  float y_px = u_framebuffer.y - gl_FragCoord.y;
+  float row = floor((y_px - u_row_map.y) / u_row_map.x);
+  if (row < 0.0 || row >= u_row_count) discard;
+  frag_color = mod(row, 2.0) < 0.5 ? u_even_color : u_odd_color;
+}

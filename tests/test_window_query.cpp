@@ -1,0 +1,129 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include "common/error.h"
+#include "store/window_query.h"
+#include "weft_test_db.h"
+
+using namespace weft;
+using weft::testing::random_test_trace;
+using weft::testing::temp_weft_path;
+using weft::testing::write_test_weft;
+
+namespace {
+
+// Brute force: every event id overlapping the window, by a full table scan.
+std::vector<EventId> scan_events(db::Database& database, const db::Window& w) {
+  db::Statement s = database.prepare(
+      "SELECT id FROM events WHERE end_ns >= ?1 AND start_ns <= ?2 AND process BETWEEN ?3 AND ?4"
+      " ORDER BY id");
+  s.bind(1, w.t0);
+  s.bind(2, w.t1);
+  s.bind(3, static_cast<std::int64_t>(w.p0));
+  s.bind(4, static_cast<std::int64_t>(w.p1));
+  std::vector<EventId> ids;
+  while (s.step()) ids.push_back(s.column_int(0));
+  return ids;
+}
+
+std::vector<std::int64_t> scan_messages(db::Database& database, const db::Window& w) {
+  db::Statement s = database.prepare(
+      "SELECT id FROM messages WHERE send_ns <= ?2 AND recv_ns >= ?1"
+      " AND src IS NOT NULL AND dst IS NOT NULL"
+      " AND (src BETWEEN ?3 AND ?4 OR dst BETWEEN ?3 AND ?4) ORDER BY id");
+  s.bind(1, w.t0);
+  s.bind(2, w.t1);
+  s.bind(3, static_cast<std::int64_t>(w.p0));
+  s.bind(4, static_cast<std::int64_t>(w.p1));
+  std::vector<std::int64_t> ids;
+  while (s.step()) ids.push_back(s.column_int(0));
+  return ids;
+}
+
+}  // namespace
+
+TEST(WindowQuery, EventsAndMessagesMatchBruteForceForRandomWindows) {
+  std::string path = temp_weft_path("wq");
+  write_test_weft(path, random_test_trace(12, 400, 11));
+  db::WindowQuery query(path);
+  db::Database database(path, db::Database::Mode::ReadOnly);
+  ASSERT_GT(query.meta().max_level, 2) << "the trace should use several bucket levels";
+  const TimeNs end = query.meta().trace_end_ns;
+
+  std::mt19937_64 rng(5);
+  db::WindowEvents events;
+  db::WindowMessages messages;
+  for (int i = 0; i < 300; ++i) {
+    db::Window w;
+    w.t0 = static_cast<TimeNs>(rng() % static_cast<std::uint64_t>(end));
+    // Widths from 1 ns to the whole trace.
+    auto width = static_cast<TimeNs>(std::pow(static_cast<double>(end), static_cast<double>(rng() % 1000) / 1000.0));
+    w.t1 = w.t0 + width;
+    w.p0 = static_cast<ProcessIndex>(rng() % 12);
+    w.p1 = w.p0 + static_cast<ProcessIndex>(rng() % static_cast<std::uint64_t>(12 - w.p0));
+    query.read_events(w, events);
+    std::vector<EventId> got = events.id;
+    std::sort(got.begin(), got.end());
+    ASSERT_EQ(got, scan_events(database, w)) << "window " << w.t0 << ".." << w.t1;
+    // Every returned row really overlaps (the columns belong together).
+    for (std::size_t k = 0; k < events.size(); ++k) {
+      EXPECT_LE(events.start_ns[k], w.t1);
+      EXPECT_GE(events.end_ns[k], w.t0);
+      EXPECT_GE(events.region[k], 0);
+    }
+    query.read_messages(w, messages);
+    std::vector<std::int64_t> got_messages = messages.id;
+    std::sort(got_messages.begin(), got_messages.end());
+    ASSERT_EQ(got_messages, scan_messages(database, w)) << "window " << w.t0 << ".." << w.t1;
+  }
+}
+
+TEST(WindowQuery, LongEventSpanningTheTraceIsInEveryWindow) {
+  std::string path = temp_weft_path("wq");
+  write_test_weft(path, random_test_trace(3, 200, 2));
+  db::WindowQuery query(path);
+  db::WindowEvents events;
+  const TimeNs end = query.meta().trace_end_ns;
+  for (TimeNs t : {TimeNs{0}, end / 3, end / 2, end - 1, end}) {
+    query.read_events({t, t, 1, 1}, events);
+    auto depth0 = std::count(events.depth.begin(), events.depth.end(), 0);
+    EXPECT_EQ(depth0, 1) << "at " << t;
+    for (ProcessIndex p : events.process) EXPECT_EQ(p, 1);
+  }
+}
+
+TEST(WindowQuery, ReadsTablesAndMeta) {
+  std::string path = temp_weft_path("wq");
+  write_test_weft(path, random_test_trace(4, 10, 3));
+  db::WindowQuery query(path);
+  ASSERT_EQ(query.processes().size(), 4u);
+  EXPECT_EQ(query.processes().name[2], "Rank 2");
+  ASSERT_EQ(query.regions().size(), 6u);
+  EXPECT_EQ(query.regions().name[query.regions().index_of(4)], "MPI_Waitall");
+  EXPECT_EQ(query.regions().kind[query.regions().index_of(4)], RegionKind::Wait);
+  EXPECT_EQ(query.regions().index_of(99), -1);
+}
+
+TEST(WindowQuery, RejectsMissingAndForeignFiles) {
+  EXPECT_THROW(db::WindowQuery("/nonexistent/run.weft"), Error);
+  std::string text = temp_weft_path("not_sqlite");
+  std::ofstream(text) << "hello, not a database\n";
+  EXPECT_THROW(db::WindowQuery{text}, Error);
+  std::string other = temp_weft_path("other_sqlite");
+  {
+    db::Database database(other, db::Database::Mode::Create);
+    database.exec("CREATE TABLE t(x)");
+  }
+  try {
+    db::WindowQuery query(other);
+    FAIL() << "a SQLite file without the weft schema was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a weft database"), std::string::npos) << e.what();
+  }
+}

@@ -1,0 +1,197 @@
+#pragma once
+// Builds small .weft files straight from SQL, following docs/schema.md, so that
+// readers and renderers can be tested without the OTF2 importer.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "common/types.h"
+#include "store/event_buckets.h"
+#include "store/sqlite.h"
+
+namespace weft::testing {
+
+struct TestRegion {
+  std::int64_t id;
+  std::string name;
+  std::string paradigm;
+  RegionKind kind;
+};
+
+struct TestEvent {
+  ProcessIndex process;
+  TimeNs start;
+  TimeNs end;
+  std::int64_t region;
+  int depth;
+};
+
+struct TestMessage {
+  ProcessIndex src;
+  ProcessIndex dst;
+  TimeNs send;
+  TimeNs recv;
+};
+
+struct TestTrace {
+  int processes = 1;
+  std::vector<TestRegion> regions = {
+      {0, "main", "user", RegionKind::Compute},
+      {1, "compute", "user", RegionKind::Compute},
+      {2, "MPI_Isend", "mpi", RegionKind::Isend},
+      {3, "MPI_Irecv", "mpi", RegionKind::Irecv},
+      {4, "MPI_Waitall", "mpi", RegionKind::Wait},
+      {5, "MPI_Allreduce", "mpi", RegionKind::Collective},
+  };
+  std::vector<TestEvent> events;
+  std::vector<TestMessage> messages;
+};
+
+// A fresh path in the test temp directory.
+inline std::string temp_weft_path(const std::string& stem) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = stem + "_" + (info ? std::string(info->name()) : "x") + ".weft";
+  std::filesystem::path path = std::filesystem::path(::testing::TempDir()) / name;
+  std::filesystem::remove(path);
+  return path.string();
+}
+
+// Writes `trace` as schema version 1: ids process by process in start order,
+// buckets by the event_buckets rule, meta facts the readers need.
+inline void write_test_weft(const std::string& path, TestTrace trace) {
+  db::Database db(path, db::Database::Mode::Create);
+  db.exec(R"sql(
+    CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+    CREATE TABLE processes(process INTEGER PRIMARY KEY, name TEXT, kind TEXT, rank INTEGER,
+      location_ref INTEGER, group_name TEXT, first_event INTEGER, event_count INTEGER,
+      record_count INTEGER);
+    CREATE TABLE regions(region INTEGER PRIMARY KEY, name TEXT, paradigm TEXT, role TEXT,
+      kind INTEGER);
+    CREATE TABLE events(bucket INTEGER NOT NULL, process INTEGER NOT NULL,
+      start_ns INTEGER NOT NULL, id INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+      region INTEGER NOT NULL, depth INTEGER NOT NULL,
+      PRIMARY KEY(bucket, process, start_ns, id)) WITHOUT ROWID;
+    CREATE TABLE messages(id INTEGER PRIMARY KEY, src INTEGER, dst INTEGER, comm INTEGER,
+      tag INTEGER, bytes INTEGER, send_event INTEGER, send_done_event INTEGER,
+      recv_post_event INTEGER, recv_event INTEGER, send_ns INTEGER, recv_ns INTEGER);
+    CREATE INDEX messages_by_send ON messages(send_ns);
+  )sql");
+  db.set_user_version(1);
+  db::Transaction tx(db);
+
+  std::sort(trace.events.begin(), trace.events.end(), [](const TestEvent& a, const TestEvent& b) {
+    if (a.process != b.process) return a.process < b.process;
+    if (a.start != b.start) return a.start < b.start;
+    return a.depth < b.depth;
+  });
+  TimeNs end = 1;
+  for (const TestEvent& e : trace.events) end = std::max(end, e.end);
+  for (const TestMessage& m : trace.messages) end = std::max(end, m.recv);
+  const int shift = db::choose_bucket_shift(end);
+
+  db::Statement region = db.prepare("INSERT INTO regions VALUES(?1, ?2, ?3, 'function', ?4)");
+  for (const TestRegion& r : trace.regions) {
+    region.bind(1, r.id);
+    region.bind(2, r.name);
+    region.bind(3, r.paradigm);
+    region.bind(4, static_cast<std::int64_t>(r.kind));
+    region.run();
+  }
+  db::Statement event = db.prepare("INSERT INTO events VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  db::Statement process = db.prepare(
+      "INSERT INTO processes VALUES(?1, ?2, 'cpu', ?1, ?1, ?2, ?3, ?4, 0)");
+  int max_level = 0;
+  std::size_t next = 0;
+  for (int p = 0; p < trace.processes; ++p) {
+    std::size_t first = next;
+    while (next < trace.events.size() && trace.events[next].process == p) {
+      const TestEvent& e = trace.events[next];
+      max_level = std::max(max_level, db::bucket_level(e.end - e.start, shift));
+      event.bind(1, db::bucket_key(e.start, e.end, shift));
+      event.bind(2, static_cast<std::int64_t>(p));
+      event.bind(3, e.start);
+      event.bind(4, static_cast<std::int64_t>(next));
+      event.bind(5, e.end);
+      event.bind(6, e.region);
+      event.bind(7, static_cast<std::int64_t>(e.depth));
+      event.run();
+      ++next;
+    }
+    process.bind(1, static_cast<std::int64_t>(p));
+    process.bind(2, "Rank " + std::to_string(p));
+    process.bind(3, static_cast<std::int64_t>(first));
+    process.bind(4, static_cast<std::int64_t>(next - first));
+    process.run();
+  }
+  db::Statement message = db.prepare(
+      "INSERT INTO messages(id, src, dst, comm, tag, bytes, send_ns, recv_ns)"
+      " VALUES(?1, ?2, ?3, 0, 0, 8, ?4, ?5)");
+  TimeNs max_message = 0;
+  for (std::size_t i = 0; i < trace.messages.size(); ++i) {
+    const TestMessage& m = trace.messages[i];
+    max_message = std::max(max_message, m.recv - m.send);
+    message.bind(1, static_cast<std::int64_t>(i));
+    message.bind(2, static_cast<std::int64_t>(m.src));
+    message.bind(3, static_cast<std::int64_t>(m.dst));
+    message.bind(4, m.send);
+    message.bind(5, m.recv);
+    message.run();
+  }
+  db::Statement meta = db.prepare("INSERT INTO meta VALUES(?1, ?2)");
+  auto put = [&meta](const char* key, std::int64_t value) {
+    meta.bind(1, std::string_view(key));
+    meta.bind(2, std::to_string(value));
+    meta.run();
+  };
+  put("schema_version", 1);
+  put("trace_end_ns", end);
+  put("bucket_shift", shift);
+  put("max_level", max_level);
+  put("max_message_ns", max_message);
+  put("count_processes", trace.processes);
+  put("count_events", static_cast<std::int64_t>(trace.events.size()));
+  put("count_messages", static_cast<std::int64_t>(trace.messages.size()));
+  tx.commit();
+}
+
+// Events of many durations (1 ns to a large part of the trace, so several bucket
+// levels), nested calls, one event per process spanning the whole trace, and
+// messages between random processes.
+inline TestTrace random_test_trace(int processes, int events_per_process, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  TestTrace trace;
+  trace.processes = processes;
+  TimeNs trace_end = 0;
+  for (int p = 0; p < processes; ++p) {
+    TimeNs t = static_cast<TimeNs>(rng() % 1000);
+    for (int i = 0; i < events_per_process; ++i) {
+      // Log-uniform durations spread events over many levels.
+      auto duration = static_cast<TimeNs>(std::pow(10.0, static_cast<double>(rng() % 7000) / 1000.0));
+      TimeNs start = t;
+      TimeNs end = start + duration;
+      trace.events.push_back({p, start, end, static_cast<std::int64_t>(1 + rng() % 5), 1});
+      if (duration > 100 && rng() % 3 == 0)
+        trace.events.push_back({p, start + duration / 4, start + duration / 2, 1, 2});
+      t = end + static_cast<TimeNs>(rng() % 5000);
+    }
+    trace_end = std::max(trace_end, t);
+  }
+  // The long events: one per process, covering the whole trace.
+  for (int p = 0; p < processes; ++p) trace.events.push_back({p, 0, trace_end, 0, 0});
+  for (int i = 0; i < processes * events_per_process / 4; ++i) {
+    auto send = static_cast<TimeNs>(rng() % static_cast<std::uint64_t>(trace_end));
+    TimeNs recv = std::min(trace_end, send + static_cast<TimeNs>(rng() % 200000));
+    trace.messages.push_back({static_cast<ProcessIndex>(rng() % static_cast<std::uint64_t>(processes)),
+                              static_cast<ProcessIndex>(rng() % static_cast<std::uint64_t>(processes)),
+                              send, recv});
+  }
+  return trace;
+}
+
+}  // namespace weft::testing
