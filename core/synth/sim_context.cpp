@@ -42,22 +42,35 @@ TimeNs SimContext::compute_duration(std::int32_t rank, std::int32_t iteration,
   return std::max<TimeNs>(1, std::llround(static_cast<double>(base) * scale));
 }
 
-void SimContext::enter(std::int32_t rank, TimeNs t, Region region) {
-  if (!emits(rank)) return;
+// Appends a record of `type` for `rank` at `t`; callers fill the type's fields.
+Record& SimContext::push_record(RecordType type, std::int32_t rank, TimeNs t) {
   Record& r = records.emplace_back();
-  r.type = RecordType::Enter;
+  r.type = type;
   r.rank = static_cast<std::uint32_t>(rank);
   r.time = t;
-  r.region = static_cast<std::uint32_t>(region);
+  return r;
+}
+
+// A point-to-point record: the peer is a rank in `comm`.
+void SimContext::push_message_record(RecordType type, std::int32_t rank, TimeNs t, CommId comm,
+                                     std::uint32_t peer, std::uint32_t tag, std::uint64_t bytes,
+                                     std::uint32_t request) {
+  Record& r = push_record(type, rank, t);
+  r.peer = peer;
+  r.comm = comm;
+  r.tag = tag;
+  r.bytes = bytes;
+  r.request = request;
+}
+
+void SimContext::enter(std::int32_t rank, TimeNs t, Region region) {
+  if (!emits(rank)) return;
+  push_record(RecordType::Enter, rank, t).region = static_cast<std::uint32_t>(region);
 }
 
 void SimContext::leave(std::int32_t rank, TimeNs t, Region region) {
   if (!emits(rank)) return;
-  Record& r = records.emplace_back();
-  r.type = RecordType::Leave;
-  r.rank = static_cast<std::uint32_t>(rank);
-  r.time = t;
-  r.region = static_cast<std::uint32_t>(region);
+  push_record(RecordType::Leave, rank, t).region = static_cast<std::uint32_t>(region);
 }
 
 void SimContext::compute(std::int32_t rank, std::int32_t iteration, std::uint32_t slot,
@@ -73,16 +86,8 @@ TimeNs SimContext::blocking_send(std::int32_t rank, CommId comm, std::uint32_t p
   TimeNs& t = clock[static_cast<std::size_t>(rank)];
   enter(rank, t, Region::MpiSend);
   const TimeNs sent_at = t;
-  if (emits(rank)) {
-    Record& r = records.emplace_back();
-    r.type = RecordType::MpiSend;
-    r.rank = static_cast<std::uint32_t>(rank);
-    r.time = sent_at;
-    r.peer = peer;
-    r.comm = comm;
-    r.tag = tag;
-    r.bytes = bytes;
-  }
+  if (emits(rank))
+    push_message_record(RecordType::MpiSend, rank, sent_at, comm, peer, tag, bytes, 0);
   t += kCallNs + transfer_ns(bytes);
   leave(rank, t, Region::MpiSend);
   return sent_at + kLatencyNs + transfer_ns(bytes);
@@ -93,29 +98,14 @@ void SimContext::blocking_recv(std::int32_t rank, CommId comm, std::uint32_t pee
   TimeNs& t = clock[static_cast<std::size_t>(rank)];
   enter(rank, t, Region::MpiRecv);
   t = std::max(t, arrival) + kCallNs;
-  if (emits(rank)) {
-    Record& r = records.emplace_back();
-    r.type = RecordType::MpiRecv;
-    r.rank = static_cast<std::uint32_t>(rank);
-    r.time = t;
-    r.peer = peer;
-    r.comm = comm;
-    r.tag = tag;
-    r.bytes = bytes;
-  }
+  if (emits(rank)) push_message_record(RecordType::MpiRecv, rank, t, comm, peer, tag, bytes, 0);
   leave(rank, t, Region::MpiRecv);
 }
 
 void SimContext::post_irecv(std::int32_t rank, std::uint32_t request) {
   TimeNs& t = clock[static_cast<std::size_t>(rank)];
   enter(rank, t, Region::MpiIrecv);
-  if (emits(rank)) {
-    Record& r = records.emplace_back();
-    r.type = RecordType::MpiIrecvRequest;
-    r.rank = static_cast<std::uint32_t>(rank);
-    r.time = t;
-    r.request = request;
-  }
+  if (emits(rank)) push_record(RecordType::MpiIrecvRequest, rank, t).request = request;
   t += kCallNs;
   leave(rank, t, Region::MpiIrecv);
 }
@@ -125,17 +115,8 @@ TimeNs SimContext::isend(std::int32_t rank, CommId comm, std::uint32_t peer, std
   TimeNs& t = clock[static_cast<std::size_t>(rank)];
   enter(rank, t, Region::MpiIsend);
   const TimeNs sent_at = t;
-  if (emits(rank)) {
-    Record& r = records.emplace_back();
-    r.type = RecordType::MpiIsend;
-    r.rank = static_cast<std::uint32_t>(rank);
-    r.time = sent_at;
-    r.peer = peer;
-    r.comm = comm;
-    r.tag = tag;
-    r.bytes = bytes;
-    r.request = request;
-  }
+  if (emits(rank))
+    push_message_record(RecordType::MpiIsend, rank, sent_at, comm, peer, tag, bytes, request);
   t += kCallNs;
   leave(rank, t, Region::MpiIsend);
   return sent_at + kLatencyNs + transfer_ns(bytes);
@@ -149,24 +130,12 @@ void SimContext::waitall(std::int32_t rank, const PendingRecv* recvs, int recv_c
   for (int k = 0; k < recv_count; ++k) last_arrival = std::max(last_arrival, recvs[k].arrival);
   t = last_arrival + kCallNs;
   if (emits(rank)) {
-    for (int k = 0; k < recv_count; ++k) {
-      Record& r = records.emplace_back();
-      r.type = RecordType::MpiIrecv;
-      r.rank = static_cast<std::uint32_t>(rank);
-      r.time = t;
-      r.peer = recvs[k].peer;
-      r.comm = recvs[k].comm;
-      r.tag = recvs[k].tag;
-      r.bytes = recvs[k].bytes;
-      r.request = recvs[k].request;
-    }
-    for (int k = 0; k < send_count; ++k) {
-      Record& r = records.emplace_back();
-      r.type = RecordType::MpiIsendComplete;
-      r.rank = static_cast<std::uint32_t>(rank);
-      r.time = t;
-      r.request = send_first_request + static_cast<std::uint32_t>(k);
-    }
+    for (int k = 0; k < recv_count; ++k)
+      push_message_record(RecordType::MpiIrecv, rank, t, recvs[k].comm, recvs[k].peer,
+                          recvs[k].tag, recvs[k].bytes, recvs[k].request);
+    for (int k = 0; k < send_count; ++k)
+      push_record(RecordType::MpiIsendComplete, rank, t).request =
+          send_first_request + static_cast<std::uint32_t>(k);
   }
   leave(rank, t, Region::MpiWaitall);
 }
@@ -184,14 +153,8 @@ void SimContext::collective(CommId comm, std::int32_t first, std::int32_t stride
     TimeNs& t = clock[static_cast<std::size_t>(rank)];
     if (emits(rank)) {
       enter(rank, t, region);
-      Record& begin = records.emplace_back();
-      begin.type = RecordType::CollectiveBegin;
-      begin.rank = static_cast<std::uint32_t>(rank);
-      begin.time = t;
-      Record& done = records.emplace_back();
-      done.type = RecordType::CollectiveEnd;
-      done.rank = static_cast<std::uint32_t>(rank);
-      done.time = end;
+      push_record(RecordType::CollectiveBegin, rank, t);
+      Record& done = push_record(RecordType::CollectiveEnd, rank, end);
       done.op = op;
       done.comm = comm;
       done.peer = kNoRoot;

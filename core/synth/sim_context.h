@@ -86,6 +86,10 @@ class SimContext {
   void record(const Record& r) {
     if (emits(static_cast<std::int32_t>(r.rank))) records.push_back(r);
   }
+  Record& push_record(RecordType type, std::int32_t rank, TimeNs t);
+  void push_message_record(RecordType type, std::int32_t rank, TimeNs t, CommId comm,
+                           std::uint32_t peer, std::uint32_t tag, std::uint64_t bytes,
+                           std::uint32_t request);
   void enter(std::int32_t rank, TimeNs t, Region region);
   void leave(std::int32_t rank, TimeNs t, Region region);
 
