@@ -8,7 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 

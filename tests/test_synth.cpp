@@ -1,7 +1,7 @@
 // weft synth: the generated OTF2 archives parse with otf2-print, hold exactly
-// the records the hand-derived formulas of synth_test_support.h predict (the same formulas are
-// written at the top of each core/synth/patterns/*.cpp), are deterministic,
-// and honour --delay. Bad arguments are rejected.
+// the records the hand-derived formulas of synth_test_support.h predict (the
+// same formulas are written at the top of each core/synth/patterns/*.cpp), are
+// deterministic, and honour --delay. Bad arguments are rejected.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
