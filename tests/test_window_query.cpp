@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "store/record_scan.h"
 #include "store/window_query.h"
 #include "weft_test_db.h"
 
@@ -125,5 +126,34 @@ TEST(WindowQuery, RejectsMissingAndForeignFiles) {
     FAIL() << "a SQLite file without the weft schema was accepted";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("not a weft database"), std::string::npos) << e.what();
+  }
+}
+
+TEST(RecordScan, EventsAndMessagesArriveOnceEachWithTheirColumns) {
+  std::string path = temp_weft_path("scan");
+  weft::testing::TestTrace trace = random_test_trace(5, 300, 3);
+  write_test_weft(path, trace);
+  db::Database database(path, db::Database::Mode::ReadOnly);
+
+  std::vector<db::EventRecord> events;
+  db::scan_events(database, [&](std::span<const db::EventRecord> batch) {
+    events.insert(events.end(), batch.begin(), batch.end());
+  });
+  ASSERT_EQ(events.size(), trace.events.size());
+  std::sort(events.begin(), events.end(),
+            [](const auto& a, const auto& b) { return a.id < b.id; });
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(events[i].id, static_cast<EventId>(i));
+    EXPECT_LE(events[i].start_ns, events[i].end_ns);
+  }
+
+  std::vector<db::MessageRecord> messages;
+  db::scan_messages(database, [&](std::span<const db::MessageRecord> batch) {
+    messages.insert(messages.end(), batch.begin(), batch.end());
+  });
+  ASSERT_EQ(messages.size(), trace.messages.size());
+  for (const db::MessageRecord& m : messages) {
+    EXPECT_TRUE(m.has_send_ns && m.has_recv_ns);
+    EXPECT_LE(m.send_ns, m.recv_ns);
   }
 }
