@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "app/analysis_options.h"
 #include "app/commands.h"
 #include "app/progress_bar.h"
 #include "common/error.h"
@@ -20,6 +21,8 @@ struct ImportArgs {
   bool force = false;
   bool quiet = false;
   bool decode_only = false;
+  bool no_analyze = false;
+  db::AnalysisSettings analysis;
 };
 
 void run_decode_only(const ImportArgs& args) {
@@ -43,6 +46,12 @@ void run_import(const ImportArgs& args) {
     bar.update(fraction, std::to_string(p.locations_done) + "/" +
                              std::to_string(p.locations_total) + " locations");
   };
+  structure::AnalysisReport report;
+  if (!args.no_analyze)
+    options.before_publish = [&](db::Database& db) {
+      bar.update(1.0, "analyzing structure");
+      report = db::analyze_run(db, args.analysis);
+    };
   db::ImportSummary s = db::import_otf2(options);
   bar.finish();
   for (const std::string& w : s.warnings) std::fprintf(stderr, "weft: warning: %s\n", w.c_str());
@@ -54,6 +63,7 @@ void run_import(const ImportArgs& args) {
                 static_cast<unsigned long long>(s.records),
                 static_cast<unsigned long long>(s.messages),
                 static_cast<unsigned long long>(s.collectives), s.seconds);
+  if (!args.no_analyze && !args.quiet) print_analysis_report(args.output, report);
 }
 
 }  // namespace
@@ -65,6 +75,8 @@ void add_import_command(CLI::App& app) {
   cmd->add_option("-o,--output", args->output, "output run database (RUN.weft)");
   cmd->add_flag("-f,--force", args->force, "replace an existing output (once the new one is complete)");
   cmd->add_flag("-q,--quiet", args->quiet, "no progress bar and no summary line");
+  cmd->add_flag("--no-analyze", args->no_analyze, "skip the logical structure analysis (run `weft analyze` later)");
+  add_analysis_options(cmd, args->analysis);
   // Benchmark baseline: read every event with the importer's reader, store nothing.
   cmd->add_flag("--decode-only", args->decode_only, "")->group("");
   cmd->callback([args] {

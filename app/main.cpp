@@ -13,6 +13,9 @@ int main(int argc, char** argv) {
 
   weft::app::add_synth_command(app);
   weft::app::add_import_command(app);
+  weft::app::add_analyze_command(app);
+  weft::app::add_check_command(app);
+  weft::app::add_export_command(app);
   weft::app::add_info_command(app);
   weft::app::add_view_command(app);
   weft::app::add_render_command(app);

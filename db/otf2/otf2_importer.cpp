@@ -359,6 +359,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
     meta.put("count_unknown_records", summary.unknown_records);
     tx.commit();
     db.set_user_version(kSchemaVersion);
+    if (options.before_publish) options.before_publish(db);
   }
   output.commit();
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/types.h"
+#include "store/sqlite.h"
 
 namespace weft::db {
 
@@ -40,6 +41,9 @@ struct ImportOptions {
   LocationRange locations;
   ImportProgressCallback progress;
   std::string weft_version = "unknown";  // written to meta.weft_version
+  // Runs on the complete database before it is published under output_path
+  // (e.g. the structure analysis), so a failure there leaves no output either.
+  std::function<void(Database&)> before_publish;
 };
 
 struct ImportSummary {

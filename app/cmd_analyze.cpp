@@ -1,0 +1,36 @@
+// `weft analyze RUN.weft`: (re)computes the logical structure in place. The
+// new result replaces the old one in one transaction (WAL mode), so a viewer
+// reading the file meanwhile sees one or the other, never a mix.
+#include <memory>
+#include <string>
+
+#include "app/analysis_options.h"
+#include "app/commands.h"
+#include "store/schema.h"
+
+namespace weft::app {
+namespace {
+
+struct AnalyzeArgs {
+  std::string run;
+  db::AnalysisSettings settings;
+};
+
+void run_analyze(const AnalyzeArgs& args) {
+  db::Database db = db::open_run(args.run, db::Database::Mode::ReadWrite);
+  db.exec("PRAGMA journal_mode=WAL; PRAGMA cache_size=-65536;");
+  structure::AnalysisReport report = db::analyze_run(db, args.settings);
+  print_analysis_report(args.run, report);
+}
+
+}  // namespace
+
+void add_analyze_command(CLI::App& app) {
+  auto args = std::make_shared<AnalyzeArgs>();
+  CLI::App* cmd = app.add_subcommand("analyze", "Recompute the logical structure and lateness metrics of a run");
+  cmd->add_option("run", args->run, "run database (RUN.weft)")->required();
+  add_analysis_options(cmd, args->settings);
+  cmd->callback([args] { run_analyze(*args); });
+}
+
+}  // namespace weft::app

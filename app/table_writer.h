@@ -1,0 +1,39 @@
+#pragma once
+// Writes rows of named columns as CSV (RFC 4180 quoting) or as a JSON array
+// of objects, streaming, so an export of millions of rows never sits in memory.
+// Values are either integers, NULL (empty in CSV, null in JSON) or text; text
+// from traces is untrusted and escaped for the format.
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace weft::app {
+
+enum class TableFormat { Csv, Json };
+
+TableFormat parse_table_format(const std::string& name);
+
+class TableWriter {
+ public:
+  TableWriter(std::FILE* out, TableFormat format, std::vector<std::string> columns);
+  void integer(std::int64_t value);
+  void null();
+  void text(std::string_view value);
+  void end_row();
+  void finish();  // closes the JSON array; call once after the last row
+
+ private:
+  void begin_value();
+  std::FILE* out_;
+  TableFormat format_;
+  std::vector<std::string> columns_;
+  std::size_t column_ = 0;
+  std::int64_t rows_ = 0;
+};
+
+std::string csv_quote(std::string_view text);
+std::string json_quote(std::string_view text);
+
+}  // namespace weft::app

@@ -1,0 +1,122 @@
+#include "structure/analysis.h"
+
+#include <algorithm>
+
+#include "structure/isend_coalescing.h"
+#include "structure/mandatory_partitions.h"
+
+namespace weft::structure {
+namespace {
+
+// A partition's shape for phase detection: its step width, op count and
+// process count, mixed into one 64-bit value.
+std::vector<std::uint64_t> partition_signatures(const StructureResult& r) {
+  const auto n = static_cast<std::size_t>(r.parts.count);
+  std::vector<std::uint64_t> ops(n, 0);
+  for (std::int32_t p : r.parts.of_op) ++ops[static_cast<std::size_t>(p)];
+  PartitionRuns runs = collect_runs(r.trace, r.parts);
+  std::vector<std::uint64_t> sig(n);
+  for (std::size_t p = 0; p < n; ++p) {
+    std::uint64_t processes = static_cast<std::uint64_t>(runs.first[p + 1] - runs.first[p]);
+    std::uint64_t h = static_cast<std::uint64_t>(r.partition_width[p]) * 0x9E3779B97F4A7C15ull;
+    h ^= (ops[p] + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2));
+    h ^= (processes + 0x85EBCA77C2B2AE63ull + (h << 6) + (h >> 2));
+    sig[p] = h;
+  }
+  return sig;
+}
+
+void count_input_facts(const CommTrace& in, AnalysisReport& report) {
+  report.ops = in.op_count();
+  report.messages = in.message_count();
+  report.collectives = in.collective_count();
+  for (ProcessIndex p = 0; p < in.process_count; ++p)
+    if (in.end_op(p) == in.first_op(p)) ++report.silent_processes;
+  for (std::int32_t m = 0; m < in.message_count(); ++m) {
+    OpIndex s = in.msg_send_op[static_cast<std::size_t>(m)];
+    OpIndex r = in.msg_recv_op[static_cast<std::size_t>(m)];
+    if (s != kNoOp && r != kNoOp && in.end[static_cast<std::size_t>(r)] < in.start[static_cast<std::size_t>(s)])
+      ++report.messages_back_in_time;
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
+                                                   const AnalysisOptions& options) {
+  validate_comm_trace(input);
+  auto result = std::make_unique<StructureResult>();
+  StructureResult& r = *result;
+  AnalysisReport& report = r.report;
+  count_input_facts(input, report);
+
+  if (options.isend_coalescing) {
+    CoalescedTrace c = coalesce_isends(input);
+    r.trace = std::move(c.trace);
+    r.op_of_input = std::move(c.op_of_original);
+    report.coalesced_isends = c.coalesced_ops;
+  } else {
+    r.trace = input;
+    r.op_of_input.resize(static_cast<std::size_t>(input.op_count()));
+    for (OpIndex op = 0; op < input.op_count(); ++op) r.op_of_input[static_cast<std::size_t>(op)] = op;
+  }
+  const CommTrace& t = r.trace;
+  report.analyzed_ops = t.op_count();
+
+  // §3.1: mandatory partitions, cycles merged, then leaps completed.
+  r.parts = mandatory_partitions(t);
+  report.mandatory_partitions = r.parts.count;
+  report.cycle_merged_partitions = merge_strongly_connected(t, r.parts);
+  if (options.leap_merge && t.segment.empty())
+    report.leaps = merge_by_leap(t, r.parts, options.leap_force);
+  r.graph = order_partitions_topologically(t, r.parts);
+  report.partitions = r.parts.count;
+
+  // §3.2: strides, local steps, global steps.
+  r.received = index_received_messages(t);
+  {
+    std::vector<std::int32_t> coll_of = collective_of_ops(t);
+    StrideResult strides = assign_strides(t, r.parts, r.received, coll_of);
+    report.forced_orderings = strides.forced_orderings;
+    report.split_collectives = strides.split_collectives;
+    LocalSteps local = assign_local_steps(t, r.parts, r.received, strides);
+    r.raw_step = std::move(local.raw);
+    r.partition_width = std::move(local.partition_width);
+  }
+  r.partition_offset = assign_global_steps(r.graph, r.partition_width);
+  std::int64_t slots = 0;
+  for (std::size_t p = 0; p < r.partition_width.size(); ++p)
+    slots = std::max<std::int64_t>(slots, r.partition_offset[p] + r.partition_width[p]);
+  report.global_steps = 2 * slots + 1;  // work slot 0, op slots 1, 3, ..., trailing work slot
+
+  // §4 metrics and phases.
+  r.metrics = LatenessMetrics(t, r.parts, r.raw_step, r.partition_width, r.partition_offset, r.received);
+  r.phases = detect_phases(partition_signatures(r));
+  report.phases = r.phases.count;
+  report.phase_period = r.phases.period;
+  return result;
+}
+
+std::vector<std::pair<std::string, std::int64_t>> report_facts(const AnalysisReport& r) {
+  return {
+      {"communication_events", r.ops},
+      {"coalesced_isends", r.coalesced_isends},
+      {"analyzed_operations", r.analyzed_ops},
+      {"mandatory_partitions", r.mandatory_partitions},
+      {"cycle_merged_partitions", r.cycle_merged_partitions},
+      {"leap_backward_merges", r.leaps.backward_merges},
+      {"leap_forward_absorbs", r.leaps.forward_absorbs},
+      {"leap_forced_merges", r.leaps.forced_merges},
+      {"incomplete_leaps", r.leaps.incomplete_leaps},
+      {"partitions", r.partitions},
+      {"phases", r.phases},
+      {"phase_period", r.phase_period},
+      {"global_steps", r.global_steps},
+      {"forced_orderings", r.forced_orderings},
+      {"split_collectives", r.split_collectives},
+      {"messages_back_in_time", r.messages_back_in_time},
+      {"silent_processes", r.silent_processes},
+  };
+}
+
+}  // namespace weft::structure

@@ -1,0 +1,75 @@
+#pragma once
+// The whole logical-structure pipeline of ravel-logical-lateness.txt §3–4 over
+// one CommTrace: Isend coalescing (§3.3), mandatory partitions and the SCC
+// merge (§3.1), the leap merge (Algorithm 1), strides and local steps (§3.2),
+// global steps, lateness metrics (§4) and phases.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "structure/comm_trace.h"
+#include "structure/lateness.h"
+#include "structure/leap_merge.h"
+#include "structure/partition_graph.h"
+#include "structure/phases.h"
+#include "structure/step_assignment.h"
+
+namespace weft::structure {
+
+struct AnalysisOptions {
+  bool isend_coalescing = true;
+  bool leap_merge = true;   // skipped for user partitions
+  bool leap_force = false;  // --leap-force
+};
+
+// What the analysis did, including every repair it made to bad input.
+struct AnalysisReport {
+  std::int64_t ops = 0;             // communication events analyzed
+  std::int64_t analyzed_ops = 0;    // after Isend coalescing
+  std::int64_t coalesced_isends = 0;
+  std::int64_t messages = 0;
+  std::int64_t collectives = 0;
+  std::int32_t mandatory_partitions = 0;
+  std::int32_t cycle_merged_partitions = 0;
+  LeapMergeStats leaps;
+  std::int32_t partitions = 0;
+  std::int32_t phases = 0;
+  std::int32_t phase_period = 0;
+  std::int64_t global_steps = 0;    // slots on the global step axis (odd: ops, even: work)
+  std::int32_t forced_orderings = 0;
+  std::int32_t split_collectives = 0;
+  std::int64_t messages_back_in_time = 0;  // receive completed before its send started (clock skew)
+  std::int32_t silent_processes = 0;       // processes with no communication op
+};
+
+struct StructureResult {
+  CommTrace trace;  // the analyzed ops (Isends coalesced when asked)
+  // Per op of the input trace: the analyzed op it became.
+  std::vector<OpIndex> op_of_input;
+  Partitioning parts;
+  PartitionGraph graph;
+  std::vector<std::int32_t> raw_step;          // per analyzed op
+  std::vector<std::int32_t> partition_width;   // per partition, in raw slots
+  std::vector<std::int32_t> partition_offset;  // per partition, raw slot of its start
+  Phases phases;
+  ReceivedMessages received;
+  LatenessMetrics metrics;
+  AnalysisReport report;
+
+  std::int32_t step(OpIndex op) const { return comm_step(raw_step[static_cast<std::size_t>(op)]); }
+  std::int32_t global_step(OpIndex op) const {
+    auto i = static_cast<std::size_t>(op);
+    return comm_step(partition_offset[static_cast<std::size_t>(parts.of_op[i])] + raw_step[i]);
+  }
+};
+
+// Runs the pipeline. The result owns its data and is not copyable (the
+// metrics point into it).
+std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
+                                                   const AnalysisOptions& options);
+
+// One line per fact, for `weft analyze` and `weft info`.
+std::vector<std::pair<std::string, std::int64_t>> report_facts(const AnalysisReport& report);
+
+}  // namespace weft::structure

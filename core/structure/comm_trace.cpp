@@ -1,0 +1,97 @@
+#include "structure/comm_trace.h"
+
+#include <string>
+
+#include "common/error.h"
+
+namespace weft::structure {
+
+const char* op_kind_name(OpKind kind) {
+  switch (kind) {
+    case OpKind::Send: return "send";
+    case OpKind::Isend: return "isend";
+    case OpKind::Recv: return "recv";
+    case OpKind::Irecv: return "irecv";
+    case OpKind::Wait: return "wait";
+    case OpKind::Collective: return "collective";
+  }
+  return "send";
+}
+
+void index_processes(CommTrace& trace) {
+  trace.process_first_op.assign(static_cast<std::size_t>(trace.process_count) + 1, 0);
+  for (ProcessIndex p : trace.process) ++trace.process_first_op[static_cast<std::size_t>(p) + 1];
+  for (std::size_t p = 0; p < static_cast<std::size_t>(trace.process_count); ++p)
+    trace.process_first_op[p + 1] += trace.process_first_op[p];
+}
+
+namespace {
+
+[[noreturn]] void broken(const std::string& what) {
+  throw Error("communication trace: " + what);
+}
+
+void check_op_ref(const CommTrace& t, OpIndex op, const char* what, std::int32_t message) {
+  if (op != kNoOp && (op < 0 || op >= t.op_count()))
+    broken(std::string(what) + " of message " + std::to_string(message) + " is not an operation");
+}
+
+}  // namespace
+
+void validate_comm_trace(const CommTrace& t) {
+  const std::size_t n = t.process.size();
+  if (t.start.size() != n || t.end.size() != n || t.kind.size() != n || t.event_id.size() != n ||
+      (!t.segment.empty() && t.segment.size() != n))
+    broken("per-operation arrays differ in length");
+  if (t.process_first_op.size() != static_cast<std::size_t>(t.process_count) + 1 ||
+      t.process_first_op.back() != static_cast<OpIndex>(n))
+    broken("process index does not cover the operations");
+  for (std::size_t i = 0; i < n; ++i) {
+    if (t.process[i] < 0 || t.process[i] >= t.process_count) broken("operation with a bad process");
+    if (i > 0 && t.process[i] == t.process[i - 1] &&
+        (t.start[i] < t.start[i - 1] || (t.start[i] == t.start[i - 1] && t.end[i] < t.end[i - 1])))
+      broken("operations of process " + std::to_string(t.process[i]) + " are not in time order");
+    if (i > 0 && t.process[i] < t.process[i - 1]) broken("operations are not grouped by process");
+  }
+  const std::size_t m = t.msg_send_op.size();
+  if (t.msg_recv_op.size() != m || t.msg_post_op.size() != m || t.msg_send_done_op.size() != m)
+    broken("per-message arrays differ in length");
+  for (std::size_t i = 0; i < m; ++i) {
+    auto id = static_cast<std::int32_t>(i);
+    check_op_ref(t, t.msg_send_op[i], "send", id);
+    check_op_ref(t, t.msg_recv_op[i], "receive", id);
+    check_op_ref(t, t.msg_post_op[i], "receive post", id);
+    check_op_ref(t, t.msg_send_done_op[i], "send completion", id);
+  }
+  if (t.coll_first.empty() || t.coll_first.front() != 0 ||
+      t.coll_first.back() != static_cast<std::int32_t>(t.coll_members.size()))
+    broken("collective index does not cover the members");
+  for (OpIndex op : t.coll_members)
+    if (op < 0 || op >= t.op_count()) broken("collective member is not an operation");
+}
+
+ReceivedMessages index_received_messages(const CommTrace& t) {
+  ReceivedMessages r;
+  r.first.assign(static_cast<std::size_t>(t.op_count()) + 1, 0);
+  for (OpIndex op : t.msg_recv_op)
+    if (op != kNoOp) ++r.first[static_cast<std::size_t>(op) + 1];
+  for (std::size_t i = 0; i + 1 < r.first.size(); ++i) r.first[i + 1] += r.first[i];
+  r.message.resize(static_cast<std::size_t>(r.first.back()));
+  std::vector<std::int32_t> fill(r.first.begin(), r.first.end() - 1);
+  for (std::int32_t m = 0; m < t.message_count(); ++m) {
+    OpIndex op = t.msg_recv_op[static_cast<std::size_t>(m)];
+    if (op != kNoOp) r.message[static_cast<std::size_t>(fill[static_cast<std::size_t>(op)]++)] = m;
+  }
+  return r;
+}
+
+std::vector<std::int32_t> collective_of_ops(const CommTrace& t) {
+  std::vector<std::int32_t> of(static_cast<std::size_t>(t.op_count()), -1);
+  for (std::int32_t c = 0; c < t.collective_count(); ++c)
+    for (std::int32_t k = t.coll_first[static_cast<std::size_t>(c)];
+         k < t.coll_first[static_cast<std::size_t>(c) + 1]; ++k)
+      of[static_cast<std::size_t>(t.coll_members[static_cast<std::size_t>(k)])] = c;
+  return of;
+}
+
+}  // namespace weft::structure

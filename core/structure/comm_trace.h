@@ -1,0 +1,95 @@
+#pragma once
+// The input of the logical structure analysis (ravel-logical-lateness.txt §3):
+// the communication operations of a trace, as structure-of-arrays with integer
+// indices. An "operation" is one MPI call (Enter..Leave) that communicates:
+// a send, a receive, an Irecv post, a wait that completes requests, or a
+// member's part of a collective. Everything else is aggregated
+// non-communication work and never enters the analysis.
+//
+// Invariants (checked by validate_comm_trace):
+//  - operations are sorted by (process, start, end) and the ops of process p
+//    are exactly [process_first_op[p], process_first_op[p + 1]);
+//  - message and collective references are valid op indices or kNoOp.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "common/types.h"
+
+namespace weft::structure {
+
+using OpIndex = std::int32_t;
+constexpr OpIndex kNoOp = -1;
+
+enum class OpKind : std::uint8_t { Send, Isend, Recv, Irecv, Wait, Collective };
+
+const char* op_kind_name(OpKind kind);
+inline bool is_send(OpKind k) { return k == OpKind::Send || k == OpKind::Isend; }
+// Sends and collectives define strides (§3.2); every other op is placed as
+// early as its happened-before predecessors allow.
+inline bool defines_stride(OpKind k) { return is_send(k) || k == OpKind::Collective; }
+
+struct CommTrace {
+  std::int32_t process_count = 0;
+
+  // One entry per operation.
+  std::vector<ProcessIndex> process;
+  std::vector<TimeNs> start;
+  std::vector<TimeNs> end;
+  std::vector<OpKind> kind;
+  std::vector<EventId> event_id;  // the op's row in the store, for writing results back
+  // Optional (empty unless user partitions are requested): the op's segment,
+  // i.e. how many times its process had entered the partition function before it.
+  std::vector<std::int32_t> segment;
+
+  // CSR: ops of process p are [process_first_op[p], process_first_op[p+1]).
+  std::vector<OpIndex> process_first_op;
+
+  // One entry per message. send_op/recv_op are the ops that sent and
+  // completed it; post_op is the Irecv that posted it and send_done_op the
+  // wait that completed its Isend (kNoOp when absent).
+  std::vector<OpIndex> msg_send_op;
+  std::vector<OpIndex> msg_recv_op;
+  std::vector<OpIndex> msg_post_op;
+  std::vector<OpIndex> msg_send_done_op;
+
+  // CSR: members of collective c are coll_members[coll_first[c] .. coll_first[c+1]).
+  std::vector<std::int32_t> coll_first{0};
+  std::vector<OpIndex> coll_members;
+
+  std::int32_t op_count() const { return static_cast<std::int32_t>(process.size()); }
+  std::int32_t message_count() const { return static_cast<std::int32_t>(msg_send_op.size()); }
+  std::int32_t collective_count() const { return static_cast<std::int32_t>(coll_first.size()) - 1; }
+  OpIndex first_op(ProcessIndex p) const { return process_first_op[static_cast<std::size_t>(p)]; }
+  OpIndex end_op(ProcessIndex p) const { return process_first_op[static_cast<std::size_t>(p) + 1]; }
+  // The op before/after `op` on its process, or kNoOp.
+  OpIndex prev_on_process(OpIndex op) const {
+    return op > first_op(process[static_cast<std::size_t>(op)]) ? op - 1 : kNoOp;
+  }
+  OpIndex next_on_process(OpIndex op) const {
+    return op + 1 < end_op(process[static_cast<std::size_t>(op)]) ? op + 1 : kNoOp;
+  }
+};
+
+// Builds process_first_op after the per-op arrays are filled in sorted order.
+void index_processes(CommTrace& trace);
+
+// Throws weft::Error describing the first broken invariant.
+void validate_comm_trace(const CommTrace& trace);
+
+// For each op, the messages it completes as a receive (CSR over ops), so that
+// passes can walk from a receive to its matching sends.
+struct ReceivedMessages {
+  std::vector<std::int32_t> first;  // op_count + 1 entries
+  std::vector<std::int32_t> message;
+  std::span<const std::int32_t> of(OpIndex op) const {
+    return {message.data() + first[static_cast<std::size_t>(op)],
+            message.data() + first[static_cast<std::size_t>(op) + 1]};
+  }
+};
+ReceivedMessages index_received_messages(const CommTrace& trace);
+
+// For each op, the collective it belongs to, or -1.
+std::vector<std::int32_t> collective_of_ops(const CommTrace& trace);
+
+}  // namespace weft::structure

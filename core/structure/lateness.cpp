@@ -1,0 +1,85 @@
+#include "structure/lateness.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace weft::structure {
+namespace {
+
+constexpr TimeNs kNone = std::numeric_limits<TimeNs>::max();
+
+}  // namespace
+
+LatenessMetrics::LatenessMetrics(const CommTrace& t, const Partitioning& parts,
+                                 const std::vector<std::int32_t>& raw,
+                                 const std::vector<std::int32_t>& width,
+                                 const std::vector<std::int32_t>& offset,
+                                 const ReceivedMessages& received)
+    : t_(&t), parts_(&parts), raw_(&raw), offset_(&offset), received_(&received) {
+  group_base_.resize(width.size() + 1, 0);
+  std::int64_t global_width = 0;
+  for (std::size_t p = 0; p < width.size(); ++p) {
+    group_base_[p + 1] = group_base_[p] + width[p];
+    global_width = std::max<std::int64_t>(global_width, offset[p] + width[p]);
+  }
+  local_min_.assign(static_cast<std::size_t>(group_base_.back()), kNone);
+  global_min_.assign(static_cast<std::size_t>(global_width), kNone);
+  for (OpIndex op = 0; op < t.op_count(); ++op) {
+    auto i = static_cast<std::size_t>(op);
+    auto part = static_cast<std::size_t>(parts.of_op[i]);
+    auto& l = local_min_[static_cast<std::size_t>(group_base_[part] + raw[i])];
+    l = std::min(l, t.end[i]);
+    auto& g = global_min_[static_cast<std::size_t>(offset[part] + raw[i])];
+    g = std::min(g, t.end[i]);
+  }
+  coll_of_ = collective_of_ops(t);
+  coll_last_start_.assign(static_cast<std::size_t>(t.collective_count()), std::numeric_limits<TimeNs>::min());
+  for (OpIndex op = 0; op < t.op_count(); ++op) {
+    std::int32_t c = coll_of_[static_cast<std::size_t>(op)];
+    if (c >= 0) {
+      auto& s = coll_last_start_[static_cast<std::size_t>(c)];
+      s = std::max(s, t.start[static_cast<std::size_t>(op)]);
+    }
+  }
+}
+
+TimeNs LatenessMetrics::lateness(OpIndex op) const {
+  auto i = static_cast<std::size_t>(op);
+  auto part = static_cast<std::size_t>(parts_->of_op[i]);
+  return t_->end[i] - local_min_[static_cast<std::size_t>(group_base_[part] + (*raw_)[i])];
+}
+
+TimeNs LatenessMetrics::global_lateness(OpIndex op) const {
+  auto i = static_cast<std::size_t>(op);
+  auto part = static_cast<std::size_t>(parts_->of_op[i]);
+  return t_->end[i] - global_min_[static_cast<std::size_t>((*offset_)[part] + (*raw_)[i])];
+}
+
+TimeNs LatenessMetrics::diff_lateness(OpIndex op) const {
+  TimeNs before = 0;
+  OpIndex prev = t_->prev_on_process(op);
+  if (prev != kNoOp) before = std::max(before, lateness(prev));
+  for (std::int32_t m : received_->of(op)) {
+    OpIndex s = t_->msg_send_op[static_cast<std::size_t>(m)];
+    if (s != kNoOp) before = std::max(before, lateness(s));
+  }
+  return std::max<TimeNs>(0, lateness(op) - before);
+}
+
+TimeNs LatenessMetrics::wait(OpIndex op) const {
+  auto i = static_cast<std::size_t>(op);
+  TimeNs partner_start = std::numeric_limits<TimeNs>::min();
+  if (t_->kind[i] == OpKind::Collective) {
+    std::int32_t c = coll_of_[i];
+    if (c >= 0) partner_start = coll_last_start_[static_cast<std::size_t>(c)];
+  } else {
+    for (std::int32_t m : received_->of(op)) {
+      OpIndex s = t_->msg_send_op[static_cast<std::size_t>(m)];
+      if (s != kNoOp) partner_start = std::max(partner_start, t_->start[static_cast<std::size_t>(s)]);
+    }
+  }
+  if (partner_start == std::numeric_limits<TimeNs>::min()) return 0;
+  return std::clamp<TimeNs>(partner_start - t_->start[i], 0, t_->end[i] - t_->start[i]);
+}
+
+}  // namespace weft::structure

@@ -1,0 +1,54 @@
+#pragma once
+// Temporal metrics on the logical structure (ravel-logical-lateness.txt §4).
+//
+// lateness(op)        = exit(op) - min{ exit(x) : x in op's partition, step(x) = step(op) }
+// global_lateness(op) = exit(op) - min{ exit(x) : global_step(x) = global_step(op) }
+// diff_lateness(op)   = max(0, lateness(op) - max{ lateness(x) : x an immediate
+//                       predecessor of op }), the immediate predecessors being the
+//                       previous communication op of the same process and, for an
+//                       op that completes receives, the matching sends.
+// wait(op)            = time inside the call spent waiting for a partner: for an op
+//                       completing receives, how long it started before the latest
+//                       matching send started (late sender); for a collective
+//                       member, how long it started before the last member did;
+//                       clamped to [0, duration]; 0 for other ops.
+//
+// Only the per-group minima are stored (one int64 per partition step and per
+// global step); per-op values are computed on demand, so the metrics cost a few
+// bytes per op rather than 32.
+#include <cstdint>
+#include <vector>
+
+#include "structure/comm_trace.h"
+#include "structure/partition_graph.h"
+
+namespace weft::structure {
+
+class LatenessMetrics {
+ public:
+  LatenessMetrics() = default;
+  LatenessMetrics(const CommTrace& trace, const Partitioning& parts,
+                  const std::vector<std::int32_t>& raw_step,
+                  const std::vector<std::int32_t>& partition_width,
+                  const std::vector<std::int32_t>& partition_offset,
+                  const ReceivedMessages& received);
+
+  TimeNs lateness(OpIndex op) const;
+  TimeNs global_lateness(OpIndex op) const;
+  TimeNs diff_lateness(OpIndex op) const;
+  TimeNs wait(OpIndex op) const;
+
+ private:
+  const CommTrace* t_ = nullptr;
+  const Partitioning* parts_ = nullptr;
+  const std::vector<std::int32_t>* raw_ = nullptr;
+  const std::vector<std::int32_t>* offset_ = nullptr;
+  const ReceivedMessages* received_ = nullptr;
+  std::vector<std::int64_t> group_base_;  // per partition: index of its step 0 in local_min_
+  std::vector<TimeNs> local_min_;         // per (partition, step)
+  std::vector<TimeNs> global_min_;        // per global raw step
+  std::vector<std::int32_t> coll_of_;
+  std::vector<TimeNs> coll_last_start_;  // per collective: latest member start
+};
+
+}  // namespace weft::structure

@@ -1,0 +1,205 @@
+#include "structure/leap_merge.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "structure/union_find.h"
+
+namespace weft::structure {
+namespace {
+
+constexpr TimeNs kFar = std::numeric_limits<TimeNs>::max() / (2 * kBackwardMergeFactor);
+
+class LeapMerger {
+ public:
+  LeapMerger(const CommTrace& t, Partitioning& parts, bool force)
+      : t_(t), parts_(parts), force_(force), seen_(static_cast<std::size_t>(t.process_count), 0) {
+    for (ProcessIndex p = 0; p < t.process_count; ++p)
+      if (t.end_op(p) > t.first_op(p)) ++communicating_;
+  }
+
+  LeapMergeStats run() {
+    std::int32_t k = 0;
+    bool stable_seen = false;  // the current leap went through a pass without change
+    while (true) {
+      recompute();
+      if (k >= leap_count_) break;
+      ++stats_.passes;
+      if (leap_complete(k)) {
+        ++k;
+        stable_seen = false;
+        continue;
+      }
+      if (!stable_seen) {
+        if (merge_pass(k)) continue;
+        stable_seen = true;
+      }
+      if (force_ && absorb_next_leap(k)) {
+        stable_seen = false;
+        continue;
+      }
+      ++stats_.incomplete_leaps;
+      ++k;
+      stable_seen = false;
+    }
+    return stats_;
+  }
+
+ private:
+  void recompute() {
+    merge_strongly_connected(t_, parts_);
+    graph_ = order_partitions_topologically(t_, parts_);
+    leap_ = compute_leaps(graph_, parts_.count);
+    runs_ = collect_runs(t_, parts_);
+    leap_count_ = parts_.count ? *std::max_element(leap_.begin(), leap_.end()) + 1 : 0;
+    // Partitions of each leap, in id order (CSR).
+    leap_first_.assign(static_cast<std::size_t>(leap_count_) + 1, 0);
+    for (std::int32_t l : leap_) ++leap_first_[static_cast<std::size_t>(l) + 1];
+    for (std::size_t i = 0; i + 1 < leap_first_.size(); ++i) leap_first_[i + 1] += leap_first_[i];
+    leap_members_.resize(leap_.size());
+    std::vector<std::int32_t> fill(leap_first_.begin(), leap_first_.end() - 1);
+    for (std::int32_t p = 0; p < parts_.count; ++p)
+      leap_members_[static_cast<std::size_t>(fill[static_cast<std::size_t>(leap_[static_cast<std::size_t>(p)])]++)] = p;
+  }
+
+  std::span<const std::int32_t> members(std::int32_t leap) const {
+    return {leap_members_.data() + leap_first_[static_cast<std::size_t>(leap)],
+            leap_members_.data() + leap_first_[static_cast<std::size_t>(leap) + 1]};
+  }
+
+  // Marks the processes of the leap's partitions; returns how many distinct.
+  std::int32_t mark_leap_processes(std::int32_t leap) {
+    ++epoch_;
+    std::int32_t distinct = 0;
+    for (std::int32_t p : members(leap)) distinct += mark_processes(p);
+    return distinct;
+  }
+
+  std::int32_t mark_processes(std::int32_t partition) {
+    std::int32_t added = 0;
+    for (auto r = runs_.first[static_cast<std::size_t>(partition)];
+         r < runs_.first[static_cast<std::size_t>(partition) + 1]; ++r) {
+      auto& s = seen_[static_cast<std::size_t>(runs_.process[static_cast<std::size_t>(r)])];
+      if (s != epoch_) {
+        s = epoch_;
+        ++added;
+      }
+    }
+    return added;
+  }
+
+  bool will_expand(std::int32_t partition) const {
+    for (auto r = runs_.first[static_cast<std::size_t>(partition)];
+         r < runs_.first[static_cast<std::size_t>(partition) + 1]; ++r)
+      if (seen_[static_cast<std::size_t>(runs_.process[static_cast<std::size_t>(r)])] != epoch_)
+        return true;
+    return false;
+  }
+
+  bool leap_complete(std::int32_t leap) { return mark_leap_processes(leap) >= communicating_; }
+
+  // Incoming leap distance: the smallest gap between the partition's first op
+  // on a process and the previous op there (which lies in a predecessor).
+  TimeNs incoming_distance(std::int32_t partition) const {
+    TimeNs best = kFar;
+    for (auto r = runs_.first[static_cast<std::size_t>(partition)];
+         r < runs_.first[static_cast<std::size_t>(partition) + 1]; ++r) {
+      OpIndex first = runs_.first_op[static_cast<std::size_t>(r)];
+      OpIndex prev = t_.prev_on_process(first);
+      if (prev != kNoOp)
+        best = std::min(best, t_.start[static_cast<std::size_t>(first)] - t_.end[static_cast<std::size_t>(prev)]);
+    }
+    return best;
+  }
+
+  TimeNs outgoing_distance(std::int32_t partition) const {
+    TimeNs best = kFar;
+    for (auto r = runs_.first[static_cast<std::size_t>(partition)];
+         r < runs_.first[static_cast<std::size_t>(partition) + 1]; ++r) {
+      OpIndex last = runs_.last_op[static_cast<std::size_t>(r)];
+      OpIndex next = t_.next_on_process(last);
+      if (next != kNoOp)
+        best = std::min(best, t_.start[static_cast<std::size_t>(next)] - t_.end[static_cast<std::size_t>(last)]);
+    }
+    return best;
+  }
+
+  // One pass of Algorithm 1's inner loop over the leap; returns true when it merged.
+  bool merge_pass(std::int32_t k) {
+    UnionFind sets(parts_.count);
+    bool changed = false;
+    mark_leap_processes(k);
+    for (std::int32_t p : members(k)) {
+      TimeNs incoming = k > 0 ? incoming_distance(p) : kFar;
+      TimeNs outgoing = outgoing_distance(p);
+      bool backward = incoming < kFar && std::max<TimeNs>(incoming, 0) * kBackwardMergeFactor <
+                                             std::max<TimeNs>(outgoing, 0);
+      if (backward) {
+        for (std::int32_t q : graph_.predecessors(p))
+          if (leap_[static_cast<std::size_t>(q)] == k - 1 && sets.unite(p, q)) {
+            changed = true;
+            ++stats_.backward_merges;
+          }
+        continue;
+      }
+      for (std::int32_t c : graph_.successors(p)) {
+        if (!will_expand(c)) continue;
+        mark_processes(c);
+        sets.unite(p, c);
+        ++stats_.forward_absorbs;
+        changed = true;
+      }
+    }
+    if (changed) apply(sets);
+    return changed;
+  }
+
+  // --leap-force: every partition of the leap absorbs all its successors.
+  bool absorb_next_leap(std::int32_t k) {
+    UnionFind sets(parts_.count);
+    bool changed = false;
+    for (std::int32_t p : members(k))
+      for (std::int32_t c : graph_.successors(p)) changed |= sets.unite(p, c);
+    if (changed) {
+      ++stats_.forced_merges;
+      apply(sets);
+    }
+    return changed;
+  }
+
+  void apply(UnionFind& sets) {
+    std::int32_t count = 0;
+    std::vector<std::int32_t> label = sets.labels(&count);
+    relabel_partitions(parts_, label, count);
+  }
+
+  const CommTrace& t_;
+  Partitioning& parts_;
+  bool force_;
+  LeapMergeStats stats_;
+  std::int32_t communicating_ = 0;
+  std::vector<std::uint32_t> seen_;
+  std::uint32_t epoch_ = 0;
+  PartitionGraph graph_;
+  std::vector<std::int32_t> leap_;
+  std::int32_t leap_count_ = 0;
+  std::vector<std::int32_t> leap_first_, leap_members_;
+  PartitionRuns runs_;
+};
+
+}  // namespace
+
+std::vector<std::int32_t> compute_leaps(const PartitionGraph& g, std::int32_t partitions) {
+  std::vector<std::int32_t> leap(static_cast<std::size_t>(partitions), 0);
+  for (std::int32_t p = 0; p < partitions; ++p)
+    for (std::int32_t q : g.predecessors(p))
+      leap[static_cast<std::size_t>(p)] =
+          std::max(leap[static_cast<std::size_t>(p)], leap[static_cast<std::size_t>(q)] + 1);
+  return leap;
+}
+
+LeapMergeStats merge_by_leap(const CommTrace& trace, Partitioning& parts, bool force) {
+  return LeapMerger(trace, parts, force).run();
+}
+
+}  // namespace weft::structure

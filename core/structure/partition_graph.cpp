@@ -1,0 +1,170 @@
+#include "structure/partition_graph.h"
+
+#include <algorithm>
+#include <limits>
+#include <queue>
+
+#include "common/error.h"
+
+namespace weft::structure {
+namespace {
+
+void build_csr(std::int32_t nodes, const std::vector<std::uint64_t>& edges, bool reverse,
+               std::vector<std::int32_t>& first, std::vector<std::int32_t>& adj) {
+  first.assign(static_cast<std::size_t>(nodes) + 1, 0);
+  adj.resize(edges.size());
+  for (std::uint64_t e : edges) {
+    auto from = static_cast<std::int32_t>(reverse ? e & 0xffffffffu : e >> 32);
+    ++first[static_cast<std::size_t>(from) + 1];
+  }
+  for (std::size_t i = 0; i + 1 < first.size(); ++i) first[i + 1] += first[i];
+  std::vector<std::int32_t> fill(first.begin(), first.end() - 1);
+  for (std::uint64_t e : edges) {
+    auto from = static_cast<std::int32_t>(reverse ? e & 0xffffffffu : e >> 32);
+    auto to = static_cast<std::int32_t>(reverse ? e >> 32 : e & 0xffffffffu);
+    adj[static_cast<std::size_t>(fill[static_cast<std::size_t>(from)]++)] = to;
+  }
+}
+
+}  // namespace
+
+PartitionRuns collect_runs(const CommTrace& t, const Partitioning& parts) {
+  std::vector<std::int32_t> run_part;
+  PartitionRuns r;
+  for (OpIndex op = 0; op < t.op_count(); ++op) {
+    auto i = static_cast<std::size_t>(op);
+    bool continues = op > 0 && t.process[i] == t.process[i - 1] &&
+                     parts.of_op[i] == parts.of_op[i - 1];
+    if (continues) {
+      r.last_op.back() = op;
+      continue;
+    }
+    run_part.push_back(parts.of_op[i]);
+    r.process.push_back(t.process[i]);
+    r.first_op.push_back(op);
+    r.last_op.push_back(op);
+  }
+  // Counting sort of the runs by partition.
+  r.first.assign(static_cast<std::size_t>(parts.count) + 1, 0);
+  for (std::int32_t p : run_part) ++r.first[static_cast<std::size_t>(p) + 1];
+  for (std::size_t i = 0; i + 1 < r.first.size(); ++i) r.first[i + 1] += r.first[i];
+  std::vector<std::int32_t> fill(r.first.begin(), r.first.end() - 1);
+  PartitionRuns sorted{r.first, std::vector<ProcessIndex>(run_part.size()),
+                       std::vector<OpIndex>(run_part.size()), std::vector<OpIndex>(run_part.size())};
+  for (std::size_t k = 0; k < run_part.size(); ++k) {
+    auto at = static_cast<std::size_t>(fill[static_cast<std::size_t>(run_part[k])]++);
+    sorted.process[at] = r.process[k];
+    sorted.first_op[at] = r.first_op[k];
+    sorted.last_op[at] = r.last_op[k];
+  }
+  return sorted;
+}
+
+PartitionGraph build_partition_graph(const CommTrace& t, const Partitioning& parts) {
+  std::vector<std::uint64_t> edges;
+  for (OpIndex op = 0; op + 1 < t.op_count(); ++op) {
+    auto i = static_cast<std::size_t>(op);
+    if (t.process[i] != t.process[i + 1]) continue;
+    std::int32_t a = parts.of_op[i];
+    std::int32_t b = parts.of_op[i + 1];
+    if (a != b)
+      edges.push_back(static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint32_t>(b));
+  }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  PartitionGraph g;
+  build_csr(parts.count, edges, false, g.succ_first, g.succ);
+  build_csr(parts.count, edges, true, g.pred_first, g.pred);
+  return g;
+}
+
+void relabel_partitions(Partitioning& parts, const std::vector<std::int32_t>& label,
+                        std::int32_t new_count) {
+  for (std::int32_t& p : parts.of_op) p = label[static_cast<std::size_t>(p)];
+  parts.count = new_count;
+}
+
+// Tarjan's algorithm, iterative so that a path of a million partitions does
+// not overflow the stack.
+std::int32_t merge_strongly_connected(const CommTrace& t, Partitioning& parts) {
+  const PartitionGraph g = build_partition_graph(t, parts);
+  const std::int32_t n = parts.count;
+  const auto un = static_cast<std::size_t>(n);
+  std::vector<std::int32_t> index(un, -1), low(un, 0), component(un, -1), edge_pos(un, 0);
+  std::vector<std::int32_t> stack, call;
+  std::vector<char> on_stack(un, 0);
+  std::int32_t next_index = 0, components = 0;
+  for (std::int32_t root = 0; root < n; ++root) {
+    if (index[static_cast<std::size_t>(root)] >= 0) continue;
+    call.push_back(root);
+    while (!call.empty()) {
+      std::int32_t v = call.back();
+      auto uv = static_cast<std::size_t>(v);
+      if (index[uv] < 0) {
+        index[uv] = low[uv] = next_index++;
+        edge_pos[uv] = g.succ_first[uv];
+        stack.push_back(v);
+        on_stack[uv] = 1;
+      }
+      if (edge_pos[uv] < g.succ_first[uv + 1]) {
+        std::int32_t w = g.succ[static_cast<std::size_t>(edge_pos[uv]++)];
+        auto uw = static_cast<std::size_t>(w);
+        if (index[uw] < 0)
+          call.push_back(w);
+        else if (on_stack[uw])
+          low[uv] = std::min(low[uv], index[uw]);
+        continue;
+      }
+      call.pop_back();
+      if (!call.empty()) {
+        auto up = static_cast<std::size_t>(call.back());
+        low[up] = std::min(low[up], low[uv]);
+      }
+      if (low[uv] == index[uv]) {
+        std::int32_t w;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          on_stack[static_cast<std::size_t>(w)] = 0;
+          component[static_cast<std::size_t>(w)] = components;
+        } while (w != v);
+        ++components;
+      }
+    }
+  }
+  std::int32_t merged = n - components;
+  relabel_partitions(parts, component, components);
+  return merged;
+}
+
+PartitionGraph order_partitions_topologically(const CommTrace& t, Partitioning& parts) {
+  PartitionGraph g = build_partition_graph(t, parts);
+  const auto n = static_cast<std::size_t>(parts.count);
+  std::vector<TimeNs> first_start(n, std::numeric_limits<TimeNs>::max());
+  for (std::size_t i = 0; i < parts.of_op.size(); ++i) {
+    auto& s = first_start[static_cast<std::size_t>(parts.of_op[i])];
+    s = std::min(s, t.start[i]);
+  }
+  std::vector<std::int32_t> indegree(n);
+  for (std::size_t p = 0; p < n; ++p)
+    indegree[p] = g.pred_first[p + 1] - g.pred_first[p];
+  using Entry = std::pair<TimeNs, std::int32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready;
+  for (std::size_t p = 0; p < n; ++p)
+    if (indegree[p] == 0) ready.push({first_start[p], static_cast<std::int32_t>(p)});
+  std::vector<std::int32_t> label(n, -1);
+  std::int32_t next = 0;
+  while (!ready.empty()) {
+    std::int32_t p = ready.top().second;
+    ready.pop();
+    label[static_cast<std::size_t>(p)] = next++;
+    for (std::int32_t s : g.successors(p))
+      if (--indegree[static_cast<std::size_t>(s)] == 0)
+        ready.push({first_start[static_cast<std::size_t>(s)], s});
+  }
+  if (next != parts.count) throw Error("partition graph: cycle left after the SCC merge");
+  relabel_partitions(parts, label, parts.count);
+  return build_partition_graph(t, parts);
+}
+
+}  // namespace weft::structure

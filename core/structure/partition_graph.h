@@ -1,0 +1,62 @@
+#pragma once
+// Partitions of the communication operations and the graph between them
+// (ravel-logical-lateness.txt §3.1). A partition's outgoing edges come from
+// process order: op a directly followed by op b on one process with
+// part(a) != part(b) gives part(a) -> part(b). Messages and collectives never
+// cross partitions (their ops are merged first), so these are all the edges.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "structure/comm_trace.h"
+
+namespace weft::structure {
+
+struct Partitioning {
+  std::int32_t count = 0;
+  std::vector<std::int32_t> of_op;  // partition of each op, 0..count-1
+};
+
+// Adjacency in both directions as CSR arrays, edges deduplicated.
+struct PartitionGraph {
+  std::vector<std::int32_t> succ_first, succ;
+  std::vector<std::int32_t> pred_first, pred;
+  std::span<const std::int32_t> successors(std::int32_t p) const {
+    return {succ.data() + succ_first[static_cast<std::size_t>(p)],
+            succ.data() + succ_first[static_cast<std::size_t>(p) + 1]};
+  }
+  std::span<const std::int32_t> predecessors(std::int32_t p) const {
+    return {pred.data() + pred_first[static_cast<std::size_t>(p)],
+            pred.data() + pred_first[static_cast<std::size_t>(p) + 1]};
+  }
+};
+
+PartitionGraph build_partition_graph(const CommTrace& trace, const Partitioning& parts);
+
+// The (partition, process) pairs of a partitioning. In a DAG a partition's ops
+// on one process are contiguous (anything between them would form a cycle,
+// merged away), so each pair is one run [first_op, last_op] of that process.
+struct PartitionRuns {
+  std::vector<std::int32_t> first;  // CSR by partition: runs of p are [first[p], first[p+1])
+  std::vector<ProcessIndex> process;
+  std::vector<OpIndex> first_op;
+  std::vector<OpIndex> last_op;
+};
+PartitionRuns collect_runs(const CommTrace& trace, const Partitioning& parts);
+
+// Relabels partitions through `label` (old id -> new id, new ids dense in
+// 0..new_count-1).
+void relabel_partitions(Partitioning& parts, const std::vector<std::int32_t>& label,
+                        std::int32_t new_count);
+
+// Merges every strongly connected component of the partition graph into one
+// partition so the graph becomes a DAG (§3.1, Fig. 2c). Returns how many
+// partitions disappeared.
+std::int32_t merge_strongly_connected(const CommTrace& trace, Partitioning& parts);
+
+// Renumbers the partitions of a DAG in a topological order (ties broken by
+// the earliest entry time of their ops), so that later passes can sweep ids
+// in increasing order. Returns the graph of the renumbered partitions.
+PartitionGraph order_partitions_topologically(const CommTrace& trace, Partitioning& parts);
+
+}  // namespace weft::structure

@@ -1,0 +1,298 @@
+#include "structure/step_assignment.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace weft::structure {
+namespace {
+
+// Kahn's algorithm over ops with the happened-before edges (process order,
+// send -> receive), collectives processed as one node once all members are
+// ready. When the graph has a cycle (only bad input can make one: e.g. a
+// collective that one process enters after receiving what another sent after
+// it), the process head that started earliest is forced through.
+class StrideSweep {
+ public:
+  StrideSweep(const CommTrace& t, const Partitioning& parts, const ReceivedMessages& received,
+              const std::vector<std::int32_t>& coll_of)
+      : t_(t), parts_(parts), received_(received), coll_of_(coll_of) {
+    const auto n = static_cast<std::size_t>(t.op_count());
+    result_.stride.assign(n, 0);
+    last_stride_.assign(n, 0);
+    pending_.assign(n, 0);
+    done_.assign(n, 0);
+    for (OpIndex op = 0; op < t.op_count(); ++op) {
+      auto i = static_cast<std::size_t>(op);
+      pending_[i] = (t.prev_on_process(op) != kNoOp ? 1 : 0);
+      for (std::int32_t m : received.of(op))
+        if (t.msg_send_op[static_cast<std::size_t>(m)] != kNoOp) ++pending_[i];
+    }
+    // Sends feed the receives that complete their messages.
+    sends_first_.assign(n + 1, 0);
+    for (std::int32_t m = 0; m < t.message_count(); ++m) {
+      OpIndex s = t.msg_send_op[static_cast<std::size_t>(m)];
+      if (s != kNoOp && t.msg_recv_op[static_cast<std::size_t>(m)] != kNoOp)
+        ++sends_first_[static_cast<std::size_t>(s) + 1];
+    }
+    for (std::size_t i = 0; i < n; ++i) sends_first_[i + 1] += sends_first_[i];
+    sent_to_.resize(static_cast<std::size_t>(sends_first_[n]));
+    std::vector<std::int32_t> fill(sends_first_.begin(), sends_first_.end() - 1);
+    for (std::int32_t m = 0; m < t.message_count(); ++m) {
+      OpIndex s = t.msg_send_op[static_cast<std::size_t>(m)];
+      OpIndex r = t.msg_recv_op[static_cast<std::size_t>(m)];
+      if (s != kNoOp && r != kNoOp) sent_to_[static_cast<std::size_t>(fill[static_cast<std::size_t>(s)]++)] = r;
+    }
+    coll_waiting_.assign(static_cast<std::size_t>(t.collective_count()), 0);
+    coll_size_.resize(static_cast<std::size_t>(t.collective_count()));
+    for (std::int32_t c = 0; c < t.collective_count(); ++c)
+      coll_size_[static_cast<std::size_t>(c)] =
+          t.coll_first[static_cast<std::size_t>(c) + 1] - t.coll_first[static_cast<std::size_t>(c)];
+    head_.assign(t.process_first_op.begin(), t.process_first_op.end() - 1);
+  }
+
+  StrideResult run() {
+    for (OpIndex op = 0; op < t_.op_count(); ++op)
+      if (pending_[static_cast<std::size_t>(op)] == 0) ready_.push_back(op);
+    std::int32_t remaining = t_.op_count();
+    while (remaining > 0) {
+      if (ready_.empty()) force_progress();
+      if (ready_.empty()) break;
+      OpIndex op = ready_.back();
+      ready_.pop_back();
+      remaining -= take(op);
+    }
+    return std::move(result_);
+  }
+
+ private:
+  // Handles a ready op; returns how many ops were completed.
+  std::int32_t take(OpIndex op) {
+    std::int32_t c = coll_of_[static_cast<std::size_t>(op)];
+    if (c < 0 || detached_(op)) {
+      finish(op, incoming_stride(op));
+      return 1 + (c >= 0 ? complete_collective_if_ready(c) : 0);
+    }
+    ++coll_waiting_[static_cast<std::size_t>(c)];
+    return complete_collective_if_ready(c);
+  }
+
+  // When every (remaining) member of collective c is ready, they all take one
+  // stride; returns how many ops that completed.
+  std::int32_t complete_collective_if_ready(std::int32_t c) {
+    auto uc = static_cast<std::size_t>(c);
+    if (coll_size_[uc] == 0 || coll_waiting_[uc] < coll_size_[uc]) return 0;
+    coll_size_[uc] = 0;  // completed; a later detach must not complete it again
+    std::int32_t in = 0;
+    for_members(c, [&](OpIndex m) { in = std::max(in, incoming_stride(m)); });
+    std::int32_t completed = 0;
+    for_members(c, [&](OpIndex m) {
+      finish(m, in);
+      ++completed;
+    });
+    return completed;
+  }
+
+  bool detached_(OpIndex op) const {
+    return std::binary_search(detached_ops_.begin(), detached_ops_.end(), op);
+  }
+
+  template <class F>
+  void for_members(std::int32_t c, F f) {
+    for (auto k = t_.coll_first[static_cast<std::size_t>(c)];
+         k < t_.coll_first[static_cast<std::size_t>(c) + 1]; ++k) {
+      OpIndex m = t_.coll_members[static_cast<std::size_t>(k)];
+      if (!done_[static_cast<std::size_t>(m)] && !detached_(m)) f(m);
+    }
+  }
+
+  // The largest stride that happened before `op` within its partition.
+  std::int32_t incoming_stride(OpIndex op) const {
+    std::int32_t in = 0;
+    OpIndex prev = t_.prev_on_process(op);
+    auto part = parts_.of_op[static_cast<std::size_t>(op)];
+    if (prev != kNoOp && parts_.of_op[static_cast<std::size_t>(prev)] == part)
+      in = last_stride_[static_cast<std::size_t>(prev)];
+    for (std::int32_t m : received_.of(op)) {
+      OpIndex s = t_.msg_send_op[static_cast<std::size_t>(m)];
+      if (s != kNoOp && done_[static_cast<std::size_t>(s)] &&
+          parts_.of_op[static_cast<std::size_t>(s)] == part)
+        in = std::max(in, last_stride_[static_cast<std::size_t>(s)]);
+    }
+    return in;
+  }
+
+  void finish(OpIndex op, std::int32_t in) {
+    auto i = static_cast<std::size_t>(op);
+    if (defines_stride(t_.kind[i])) {
+      result_.stride[i] = in + 1;
+      last_stride_[i] = in + 1;
+    } else {
+      last_stride_[i] = in;
+    }
+    done_[i] = 1;
+    auto p = static_cast<std::size_t>(t_.process[i]);
+    while (head_[p] < t_.end_op(t_.process[i]) && done_[static_cast<std::size_t>(head_[p])]) ++head_[p];
+    release(t_.next_on_process(op));
+    for (auto k = sends_first_[i]; k < sends_first_[i + 1]; ++k)
+      release(sent_to_[static_cast<std::size_t>(k)]);
+  }
+
+  void release(OpIndex op) {
+    if (op == kNoOp) return;
+    auto i = static_cast<std::size_t>(op);
+    if (pending_[i] > 0 && --pending_[i] == 0) ready_.push_back(op);
+  }
+
+  // Breaks a happened-before cycle: the earliest-starting process head whose
+  // own process predecessor is done goes next, ignoring its unfinished sends;
+  // a collective member that cannot wait for the rest is stepped alone.
+  void force_progress() {
+    OpIndex best = kNoOp;
+    for (ProcessIndex p = 0; p < t_.process_count; ++p) {
+      OpIndex h = head_[static_cast<std::size_t>(p)];
+      if (h >= t_.end_op(p) || done_[static_cast<std::size_t>(h)]) continue;
+      OpIndex prev = t_.prev_on_process(h);
+      if (prev != kNoOp && !done_[static_cast<std::size_t>(prev)]) continue;
+      if (best == kNoOp || t_.start[static_cast<std::size_t>(h)] < t_.start[static_cast<std::size_t>(best)])
+        best = h;
+    }
+    if (best == kNoOp) return;  // unreachable: some head is always startable
+    auto i = static_cast<std::size_t>(best);
+    std::int32_t c = coll_of_[i];
+    if (c >= 0 && pending_[i] == 0) {
+      // Already counted as waiting in its collective: detach it.
+      detached_ops_.insert(std::upper_bound(detached_ops_.begin(), detached_ops_.end(), best), best);
+      --coll_waiting_[static_cast<std::size_t>(c)];
+      --coll_size_[static_cast<std::size_t>(c)];
+      ++result_.split_collectives;
+    } else {
+      ++result_.forced_orderings;
+    }
+    pending_[i] = 0;
+    ready_.push_back(best);
+  }
+
+  const CommTrace& t_;
+  const Partitioning& parts_;
+  const ReceivedMessages& received_;
+  const std::vector<std::int32_t>& coll_of_;
+  StrideResult result_;
+  std::vector<std::int32_t> last_stride_, pending_;
+  std::vector<char> done_;
+  std::vector<std::int32_t> sends_first_;
+  std::vector<OpIndex> sent_to_;
+  std::vector<std::int32_t> coll_waiting_, coll_size_;
+  std::vector<OpIndex> head_, ready_, detached_ops_;
+};
+
+// Steps within one partition at a time, with per-process cursors and last
+// steps kept in arrays indexed by process and reset per partition.
+class LocalStepper {
+ public:
+  LocalStepper(const CommTrace& t, const Partitioning& parts, const ReceivedMessages& received,
+               const StrideResult& strides)
+      : t_(t), received_(received), strides_(strides) {
+    out_.raw.assign(static_cast<std::size_t>(t.op_count()), -1);
+    out_.partition_width.assign(static_cast<std::size_t>(parts.count), 0);
+    cursor_.assign(static_cast<std::size_t>(t.process_count), 0);
+    run_end_.assign(static_cast<std::size_t>(t.process_count), 0);
+    last_.assign(static_cast<std::size_t>(t.process_count), -1);
+    runs_ = collect_runs(t, parts);
+  }
+
+  LocalSteps run() {
+    for (std::int32_t p = 0; p + 1 < static_cast<std::int32_t>(runs_.first.size()); ++p) step_partition(p);
+    return std::move(out_);
+  }
+
+ private:
+  void step_partition(std::int32_t part) {
+    auto r0 = runs_.first[static_cast<std::size_t>(part)];
+    auto r1 = runs_.first[static_cast<std::size_t>(part) + 1];
+    by_stride_.clear();
+    for (auto r = r0; r < r1; ++r) {
+      auto p = static_cast<std::size_t>(runs_.process[static_cast<std::size_t>(r)]);
+      cursor_[p] = runs_.first_op[static_cast<std::size_t>(r)];
+      run_end_[p] = runs_.last_op[static_cast<std::size_t>(r)] + 1;
+      last_[p] = -1;
+      for (OpIndex op = cursor_[p]; op < run_end_[p]; ++op) {
+        std::int32_t s = strides_.stride[static_cast<std::size_t>(op)];
+        if (s > 0) by_stride_.push_back({s, op});
+      }
+    }
+    std::sort(by_stride_.begin(), by_stride_.end());
+    std::int32_t width = 0, stride_step = -1;
+    for (std::size_t k = 0; k < by_stride_.size();) {
+      std::size_t k_end = k;
+      while (k_end < by_stride_.size() && by_stride_[k_end].first == by_stride_[k].first) ++k_end;
+      // Receives before this stride's ops go first, as early as they can.
+      std::int32_t step = stride_step + 1;
+      for (std::size_t j = k; j < k_end; ++j) {
+        OpIndex op = by_stride_[j].second;
+        auto p = static_cast<std::size_t>(t_.process[static_cast<std::size_t>(op)]);
+        while (cursor_[p] < op) place_asap(cursor_[p]++);
+        step = std::max(step, last_[p] + 1);
+      }
+      for (std::size_t j = k; j < k_end; ++j) {
+        OpIndex op = by_stride_[j].second;
+        auto p = static_cast<std::size_t>(t_.process[static_cast<std::size_t>(op)]);
+        out_.raw[static_cast<std::size_t>(op)] = step;
+        last_[p] = step;
+        cursor_[p] = std::max(cursor_[p], op + 1);
+      }
+      stride_step = step;
+      width = std::max(width, step + 1);
+      k = k_end;
+    }
+    for (auto r = r0; r < r1; ++r) {
+      auto p = static_cast<std::size_t>(runs_.process[static_cast<std::size_t>(r)]);
+      while (cursor_[p] < run_end_[p]) place_asap(cursor_[p]++);
+      width = std::max(width, last_[p] + 1);
+    }
+    out_.partition_width[static_cast<std::size_t>(part)] = width;
+  }
+
+  void place_asap(OpIndex op) {
+    auto p = static_cast<std::size_t>(t_.process[static_cast<std::size_t>(op)]);
+    std::int32_t step = last_[p] + 1;
+    for (std::int32_t m : received_.of(op)) {
+      OpIndex s = t_.msg_send_op[static_cast<std::size_t>(m)];
+      if (s != kNoOp) step = std::max(step, out_.raw[static_cast<std::size_t>(s)] + 1);
+    }
+    out_.raw[static_cast<std::size_t>(op)] = step;
+    last_[p] = step;
+  }
+
+  const CommTrace& t_;
+  const ReceivedMessages& received_;
+  const StrideResult& strides_;
+  LocalSteps out_;
+  PartitionRuns runs_;
+  std::vector<OpIndex> cursor_, run_end_;
+  std::vector<std::int32_t> last_;
+  std::vector<std::pair<std::int32_t, OpIndex>> by_stride_;
+};
+
+}  // namespace
+
+StrideResult assign_strides(const CommTrace& trace, const Partitioning& parts,
+                            const ReceivedMessages& received,
+                            const std::vector<std::int32_t>& collective_of_op) {
+  return StrideSweep(trace, parts, received, collective_of_op).run();
+}
+
+LocalSteps assign_local_steps(const CommTrace& trace, const Partitioning& parts,
+                              const ReceivedMessages& received, const StrideResult& strides) {
+  return LocalStepper(trace, parts, received, strides).run();
+}
+
+std::vector<std::int32_t> assign_global_steps(const PartitionGraph& graph,
+                                              const std::vector<std::int32_t>& width) {
+  std::vector<std::int32_t> offset(width.size(), 0);
+  for (std::size_t p = 0; p < width.size(); ++p)
+    for (std::int32_t q : graph.predecessors(static_cast<std::int32_t>(p)))
+      offset[p] = std::max(offset[p], offset[static_cast<std::size_t>(q)] + width[static_cast<std::size_t>(q)]);
+  return offset;
+}
+
+}  // namespace weft::structure

@@ -1,0 +1,56 @@
+#pragma once
+// Disjoint sets over dense indices with path halving and union by size; the
+// partition merges of ravel-logical-lateness.txt §3.1 are all unions here.
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+namespace weft::structure {
+
+class UnionFind {
+ public:
+  explicit UnionFind(std::int32_t n) : parent_(static_cast<std::size_t>(n)), size_(static_cast<std::size_t>(n), 1) {
+    std::iota(parent_.begin(), parent_.end(), 0);
+  }
+
+  std::int32_t find(std::int32_t x) {
+    while (parent_[static_cast<std::size_t>(x)] != x) {
+      auto& p = parent_[static_cast<std::size_t>(x)];
+      p = parent_[static_cast<std::size_t>(p)];
+      x = p;
+    }
+    return x;
+  }
+
+  // Returns true when a and b were in different sets.
+  bool unite(std::int32_t a, std::int32_t b) {
+    a = find(a);
+    b = find(b);
+    if (a == b) return false;
+    if (size_[static_cast<std::size_t>(a)] < size_[static_cast<std::size_t>(b)]) std::swap(a, b);
+    parent_[static_cast<std::size_t>(b)] = a;
+    size_[static_cast<std::size_t>(a)] += size_[static_cast<std::size_t>(b)];
+    return true;
+  }
+
+  // Dense labels 0..k-1 of the sets, numbered in order of their smallest member.
+  std::vector<std::int32_t> labels(std::int32_t* count) {
+    std::vector<std::int32_t> label(parent_.size(), -1);
+    std::vector<std::int32_t> of_root(parent_.size(), -1);
+    std::int32_t next = 0;
+    for (std::size_t i = 0; i < parent_.size(); ++i) {
+      std::int32_t r = find(static_cast<std::int32_t>(i));
+      auto& l = of_root[static_cast<std::size_t>(r)];
+      if (l < 0) l = next++;
+      label[i] = l;
+    }
+    *count = next;
+    return label;
+  }
+
+ private:
+  std::vector<std::int32_t> parent_;
+  std::vector<std::int32_t> size_;
+};
+
+}  // namespace weft::structure

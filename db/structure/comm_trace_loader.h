@@ -1,0 +1,42 @@
+#pragma once
+// Loads the input of the structure analysis from a .weft run: the
+// communication events (core/structure/comm_trace.h), their messages and
+// collectives, through the whole-table scans of store/record_scan.h.
+//
+// Which events are operations: every MPI send, Isend, receive, Irecv and
+// collective call, plus every event a message or collective refers to (the
+// waits that complete requests). Waits and tests that complete nothing are
+// non-communication work, like computation.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "store/sqlite.h"
+#include "structure/comm_trace.h"
+
+namespace weft::db {
+
+struct CommTraceLoadOptions {
+  // --partition-function: break partitions at each entry of this region.
+  std::string partition_function;
+};
+
+struct LoadedCommTrace {
+  structure::CommTrace trace;
+  std::vector<std::int64_t> region;         // region reference of each op
+  std::vector<std::int64_t> message_id;     // store id of each message of `trace`
+  std::vector<std::int64_t> collective_id;  // store id of each collective of `trace`
+  std::int64_t unmatched_messages = 0;      // messages with only one side (kept, one-sided)
+};
+
+LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& options);
+
+// The op of `trace` whose event is `event`, or kNoOp (trace.event_id is sorted).
+// A send-and-receive call (MPI_Sendrecv) is split into two ops, its send half
+// then its receive half, sharing the event id: op_of_event gives the send
+// half, receive_op_of_event the receive half.
+structure::OpIndex op_of_event(const structure::CommTrace& trace, EventId event);
+structure::OpIndex receive_op_of_event(const structure::CommTrace& trace, EventId event);
+bool is_split_send_half(const structure::CommTrace& trace, structure::OpIndex op);
+
+}  // namespace weft::db

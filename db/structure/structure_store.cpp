@@ -1,0 +1,283 @@
+#include "structure/structure_store.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+#include "common/error.h"
+#include "store/batch_insert.h"
+
+namespace weft::db {
+namespace {
+
+using structure::OpIndex;
+using structure::StructureResult;
+
+constexpr const char* kStructureTables[] = {"comm_events", "partitions", "partition_edges",
+                                            "phases", "step_metrics", "process_metrics"};
+
+void create_structure_tables(Database& db) {
+  for (const char* table : kStructureTables) db.exec(std::string("DROP TABLE IF EXISTS ") + table);
+  db.exec(R"sql(
+    CREATE TABLE comm_events(
+      event INTEGER PRIMARY KEY, process INTEGER NOT NULL, region INTEGER NOT NULL,
+      kind INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+      partition INTEGER NOT NULL, step INTEGER NOT NULL, local_step INTEGER NOT NULL,
+      collective INTEGER, message INTEGER, send_step INTEGER,
+      lateness_ns INTEGER NOT NULL, global_lateness_ns INTEGER NOT NULL,
+      diff_lateness_ns INTEGER NOT NULL, wait_ns INTEGER NOT NULL);
+    CREATE TABLE partitions(
+      partition INTEGER PRIMARY KEY, phase INTEGER NOT NULL,
+      first_step INTEGER NOT NULL, last_step INTEGER NOT NULL,
+      ops INTEGER NOT NULL, processes INTEGER NOT NULL,
+      begin_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, max_lateness_ns INTEGER NOT NULL);
+    CREATE TABLE partition_edges(src INTEGER, dst INTEGER, PRIMARY KEY(src, dst)) WITHOUT ROWID;
+    CREATE TABLE phases(
+      phase INTEGER PRIMARY KEY, first_partition INTEGER NOT NULL, last_partition INTEGER NOT NULL,
+      first_step INTEGER NOT NULL, last_step INTEGER NOT NULL,
+      begin_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL);
+    CREATE TABLE step_metrics(
+      step INTEGER PRIMARY KEY, ops INTEGER NOT NULL,
+      max_lateness_ns INTEGER NOT NULL, sum_lateness_ns INTEGER NOT NULL,
+      max_diff_lateness_ns INTEGER NOT NULL, sum_diff_lateness_ns INTEGER NOT NULL,
+      sum_wait_ns INTEGER NOT NULL);
+    CREATE TABLE process_metrics(
+      process INTEGER PRIMARY KEY, ops INTEGER NOT NULL,
+      max_lateness_ns INTEGER NOT NULL, sum_lateness_ns INTEGER NOT NULL,
+      max_diff_lateness_ns INTEGER NOT NULL, sum_diff_lateness_ns INTEGER NOT NULL,
+      sum_wait_ns INTEGER NOT NULL, comm_ns INTEGER NOT NULL);
+  )sql");
+}
+
+// max and sum of the metrics over a group of ops (a step or a process).
+struct MetricTotals {
+  std::int64_t ops = 0;
+  TimeNs max_lateness = 0, sum_lateness = 0, max_diff = 0, sum_diff = 0, sum_wait = 0, comm = 0;
+  void add(TimeNs late, TimeNs diff, TimeNs wait, TimeNs duration) {
+    ++ops;
+    max_lateness = std::max(max_lateness, late);
+    sum_lateness += late;
+    max_diff = std::max(max_diff, diff);
+    sum_diff += diff;
+    sum_wait += wait;
+    comm += duration;
+  }
+};
+
+struct PartitionTotals {
+  std::int64_t ops = 0;
+  TimeNs begin = std::numeric_limits<TimeNs>::max(), end = std::numeric_limits<TimeNs>::min();
+  TimeNs max_lateness = 0;
+};
+
+void write_meta_facts(Database& db, const structure::AnalysisReport& report,
+                      const AnalysisSettings& settings, std::int64_t unmatched) {
+  db.exec("DELETE FROM meta WHERE key LIKE 'analysis_%'");
+  Statement put = db.prepare("INSERT OR REPLACE INTO meta VALUES (?, ?)");
+  auto fact = [&](const std::string& key, const std::string& value) {
+    put.bind(1, std::string_view("analysis_" + key));
+    put.bind(2, std::string_view(value));
+    put.run();
+  };
+  for (const auto& [key, value] : structure::report_facts(report)) fact(key, std::to_string(value));
+  fact("one_sided_messages", std::to_string(unmatched));
+  fact("isend_coalescing", settings.options.isend_coalescing ? "1" : "0");
+  fact("leap_merge", settings.options.leap_merge ? "1" : "0");
+  fact("leap_force", settings.options.leap_force ? "1" : "0");
+  fact("partition_function", settings.partition_function);
+}
+
+// For each op, the store id of the first message it sends or completes (-1: none).
+std::vector<std::int64_t> first_message_of_ops(const LoadedCommTrace& loaded) {
+  const structure::CommTrace& t = loaded.trace;
+  std::vector<std::int64_t> of(static_cast<std::size_t>(t.op_count()), -1);
+  auto claim = [&](OpIndex op, std::int64_t id) {
+    if (op == structure::kNoOp) return;
+    auto& slot = of[static_cast<std::size_t>(op)];
+    if (slot < 0 || id < slot) slot = id;
+  };
+  for (std::size_t m = 0; m < loaded.message_id.size(); ++m) {
+    claim(t.msg_send_op[m], loaded.message_id[m]);
+    claim(t.msg_recv_op[m], loaded.message_id[m]);
+  }
+  return of;
+}
+
+std::vector<std::int64_t> collective_of_input_ops(const LoadedCommTrace& loaded) {
+  std::vector<std::int32_t> local = structure::collective_of_ops(loaded.trace);
+  std::vector<std::int64_t> of(local.size(), -1);
+  for (std::size_t i = 0; i < local.size(); ++i)
+    if (local[i] >= 0) of[i] = loaded.collective_id[static_cast<std::size_t>(local[i])];
+  return of;
+}
+
+}  // namespace
+
+bool has_structure(Database& db) {
+  return db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'comm_events'") > 0;
+}
+
+structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& settings) {
+  LoadedCommTrace loaded = load_comm_trace(db, {settings.partition_function});
+  structure::AnalysisOptions options = settings.options;
+  if (!settings.partition_function.empty()) options.leap_merge = false;
+  std::unique_ptr<StructureResult> result = structure::analyze_structure(loaded.trace, options);
+  write_structure(db, loaded, *result, settings);
+  return result->report;
+}
+
+void write_structure(Database& db, const LoadedCommTrace& loaded, const StructureResult& r,
+                     const AnalysisSettings& settings) {
+  const structure::CommTrace& in = loaded.trace;
+  const structure::CommTrace& t = r.trace;
+  Transaction tx(db, "BEGIN IMMEDIATE");
+  create_structure_tables(db);
+
+  const std::int64_t step_slots = r.report.global_steps;
+  std::vector<MetricTotals> per_step(static_cast<std::size_t>(std::max<std::int64_t>(step_slots, 0)));
+  std::vector<MetricTotals> per_process(static_cast<std::size_t>(in.process_count));
+  std::vector<PartitionTotals> per_partition(static_cast<std::size_t>(r.parts.count));
+  {
+    std::vector<std::int64_t> message_of = first_message_of_ops(loaded);
+    std::vector<std::int64_t> collective_of = collective_of_input_ops(loaded);
+    BatchInserter rows(db, "comm_events", "", 16);
+    std::int64_t send_half_step = kSqlNull;
+    for (OpIndex i = 0; i < in.op_count(); ++i) {
+      auto ui = static_cast<std::size_t>(i);
+      OpIndex a = r.op_of_input[ui];
+      auto ua = static_cast<std::size_t>(a);
+      const TimeNs late = r.metrics.lateness(a), diff = r.metrics.diff_lateness(a);
+      const TimeNs wait = r.metrics.wait(a);
+      const std::int32_t step = r.global_step(a);
+      const std::int32_t part = r.parts.of_op[ua];
+      if (is_split_send_half(in, i)) {
+        send_half_step = step;  // stored with the receive half, in the event's one row
+        continue;
+      }
+      std::array<std::int64_t, 16> row{in.event_id[ui], in.process[ui], loaded.region[ui],
+                                       static_cast<std::int64_t>(in.kind[ui]), in.start[ui],
+                                       in.end[ui], part, step, r.step(a),
+                                       collective_of[ui] < 0 ? kSqlNull : collective_of[ui],
+                                       message_of[ui] < 0 ? kSqlNull : message_of[ui],
+                                       send_half_step, late, r.metrics.global_lateness(a), diff,
+                                       wait};
+      rows.add(row);
+      send_half_step = kSqlNull;
+      const TimeNs duration = in.end[ui] - in.start[ui];
+      per_step[static_cast<std::size_t>(step)].add(late, diff, wait, duration);
+      per_process[static_cast<std::size_t>(in.process[ui])].add(late, diff, wait, duration);
+      PartitionTotals& pt = per_partition[static_cast<std::size_t>(part)];
+      ++pt.ops;
+      pt.begin = std::min(pt.begin, in.start[ui]);
+      pt.end = std::max(pt.end, in.end[ui]);
+      pt.max_lateness = std::max(pt.max_lateness, late);
+    }
+    rows.flush();
+  }
+  {
+    structure::PartitionRuns runs = structure::collect_runs(t, r.parts);
+    BatchInserter rows(db, "partitions", "", 9);
+    for (std::int32_t p = 0; p < r.parts.count; ++p) {
+      auto up = static_cast<std::size_t>(p);
+      const PartitionTotals& pt = per_partition[up];
+      std::array<std::int64_t, 9> row{p, r.phases.of_partition[up],
+                                      structure::comm_step(r.partition_offset[up]),
+                                      structure::comm_step(r.partition_offset[up] + r.partition_width[up] - 1),
+                                      pt.ops, runs.first[up + 1] - runs.first[up],
+                                      pt.begin, pt.end, pt.max_lateness};
+      rows.add(row);
+    }
+    rows.flush();
+    BatchInserter edges(db, "partition_edges", "", 2);
+    for (std::int32_t p = 0; p < r.parts.count; ++p)
+      for (std::int32_t s : r.graph.successors(p)) {
+        std::array<std::int64_t, 2> row{p, s};
+        edges.add(row);
+      }
+    edges.flush();
+  }
+  {
+    BatchInserter rows(db, "phases", "", 7);
+    for (std::int32_t first = 0; first < r.parts.count;) {
+      std::int32_t phase = r.phases.of_partition[static_cast<std::size_t>(first)];
+      std::int32_t last = first;
+      std::int64_t first_step = INT64_MAX, last_step = 0;
+      TimeNs begin = std::numeric_limits<TimeNs>::max(), end = std::numeric_limits<TimeNs>::min();
+      for (; last < r.parts.count && r.phases.of_partition[static_cast<std::size_t>(last)] == phase; ++last) {
+        auto ul = static_cast<std::size_t>(last);
+        first_step = std::min<std::int64_t>(first_step, structure::comm_step(r.partition_offset[ul]));
+        last_step = std::max<std::int64_t>(
+            last_step, structure::comm_step(r.partition_offset[ul] + r.partition_width[ul] - 1));
+        begin = std::min(begin, per_partition[ul].begin);
+        end = std::max(end, per_partition[ul].end);
+      }
+      std::array<std::int64_t, 7> row{phase, first, last - 1, first_step, last_step, begin, end};
+      rows.add(row);
+      first = last;
+    }
+    rows.flush();
+  }
+  {
+    BatchInserter rows(db, "step_metrics", "", 7);
+    for (std::size_t s = 0; s < per_step.size(); ++s) {
+      const MetricTotals& m = per_step[s];
+      if (m.ops == 0) continue;
+      std::array<std::int64_t, 7> row{static_cast<std::int64_t>(s), m.ops, m.max_lateness, m.sum_lateness,
+                                      m.max_diff, m.sum_diff, m.sum_wait};
+      rows.add(row);
+    }
+    rows.flush();
+    BatchInserter procs(db, "process_metrics", "", 8);
+    for (std::size_t p = 0; p < per_process.size(); ++p) {
+      const MetricTotals& m = per_process[p];
+      std::array<std::int64_t, 8> row{static_cast<std::int64_t>(p), m.ops, m.max_lateness, m.sum_lateness,
+                                      m.max_diff, m.sum_diff, m.sum_wait, m.comm};
+      procs.add(row);
+    }
+    procs.flush();
+  }
+  db.exec("CREATE INDEX comm_events_by_step ON comm_events(step, process)");
+  write_meta_facts(db, r.report, settings, loaded.unmatched_messages);
+  tx.commit();
+}
+
+StoredStructure read_structure(Database& db, const structure::CommTrace& t) {
+  if (!has_structure(db))
+    throw Error(db.path(), "no logical structure stored; run `weft analyze " + db.path() + "` first");
+  StoredStructure s;
+  const auto n = static_cast<std::size_t>(t.op_count());
+  s.partition.assign(n, -1);
+  s.step.assign(n, -1);
+  s.lateness.assign(n, 0);
+  s.global_lateness.assign(n, 0);
+  s.diff_lateness.assign(n, 0);
+  std::vector<char> seen(n, 0);
+  Statement q = db.prepare(
+      "SELECT event, partition, step, lateness_ns, global_lateness_ns, diff_lateness_ns, send_step"
+      " FROM comm_events");
+  while (q.step()) {
+    OpIndex op = op_of_event(t, q.column_int(0));
+    if (op == structure::kNoOp) {
+      ++s.rows_without_op;
+      continue;
+    }
+    if (is_split_send_half(t, op)) {
+      auto h = static_cast<std::size_t>(op);
+      seen[h] = 1;
+      s.partition[h] = static_cast<std::int32_t>(q.column_int(1));
+      s.step[h] = q.column_is_null(6) ? -1 : q.column_int(6);
+      ++op;
+    }
+    auto i = static_cast<std::size_t>(op);
+    seen[i] = 1;
+    s.partition[i] = static_cast<std::int32_t>(q.column_int(1));
+    s.step[i] = q.column_int(2);
+    s.lateness[i] = q.column_int(3);
+    s.global_lateness[i] = q.column_int(4);
+    s.diff_lateness[i] = q.column_int(5);
+  }
+  s.ops_without_row = static_cast<std::int64_t>(std::count(seen.begin(), seen.end(), 0));
+  return s;
+}
+
+}  // namespace weft::db

@@ -1,0 +1,46 @@
+#pragma once
+// The analysis tables of a .weft run (docs/schema.md, "Logical structure"):
+// writing a StructureResult, and reading the per-event results back for
+// `weft check` and `weft export`.
+//
+// write_structure replaces any earlier analysis inside one transaction, so a
+// reader (a viewer with the file open, in WAL mode) sees either the old or the
+// new structure, never a mix.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "store/sqlite.h"
+#include "structure/analysis.h"
+#include "structure/comm_trace_loader.h"
+
+namespace weft::db {
+
+struct AnalysisSettings {
+  structure::AnalysisOptions options;
+  std::string partition_function;
+};
+
+// Runs the analysis on `db` and stores it, replacing an earlier one. Returns
+// the report of what it did.
+structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& settings);
+
+void write_structure(Database& db, const LoadedCommTrace& loaded,
+                     const structure::StructureResult& result, const AnalysisSettings& settings);
+
+bool has_structure(Database& db);
+
+// The stored per-event results, aligned with the ops of a loaded CommTrace.
+struct StoredStructure {
+  std::vector<std::int32_t> partition;
+  std::vector<std::int64_t> step;  // global step
+  std::vector<TimeNs> lateness;
+  std::vector<TimeNs> global_lateness;
+  std::vector<TimeNs> diff_lateness;
+  std::int64_t rows_without_op = 0;  // comm_events rows whose event is not an op
+  std::int64_t ops_without_row = 0;
+};
+
+StoredStructure read_structure(Database& db, const structure::CommTrace& trace);
+
+}  // namespace weft::db

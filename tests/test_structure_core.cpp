@@ -1,0 +1,291 @@
+// The logical structure pipeline on hand-built communication traces, with
+// every expected partition, step and metric derived by hand from the rules of
+// ravel-logical-lateness.txt (§3.1 partitions, §3.2 steps, §3.3 coalescing,
+// §4 lateness). Steps are the global steps of analysis.h: an op in raw slot r
+// sits at step 2r + 1.
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+
+#include "structure/analysis.h"
+#include "structure/structure_check.h"
+
+using namespace weft;
+using namespace weft::structure;
+
+namespace {
+
+// Ops must be added per process in time order, processes in increasing order.
+class TraceBuilder {
+ public:
+  explicit TraceBuilder(std::int32_t processes) { t_.process_count = processes; }
+  OpIndex op(ProcessIndex p, TimeNs start, TimeNs end, OpKind kind) {
+    t_.process.push_back(p);
+    t_.start.push_back(start);
+    t_.end.push_back(end);
+    t_.kind.push_back(kind);
+    t_.event_id.push_back(t_.op_count() - 1);
+    return t_.op_count() - 1;
+  }
+  void message(OpIndex send, OpIndex recv, OpIndex post = kNoOp, OpIndex send_done = kNoOp) {
+    t_.msg_send_op.push_back(send);
+    t_.msg_recv_op.push_back(recv);
+    t_.msg_post_op.push_back(post);
+    t_.msg_send_done_op.push_back(send_done);
+  }
+  void collective(std::initializer_list<OpIndex> members) {
+    for (OpIndex m : members) t_.coll_members.push_back(m);
+    t_.coll_first.push_back(static_cast<std::int32_t>(t_.coll_members.size()));
+  }
+  CommTrace build() {
+    index_processes(t_);
+    return t_;
+  }
+
+ private:
+  CommTrace t_;
+};
+
+// A blocking ring on 3 processes: each sends right, then receives from the left.
+CommTrace ring3() {
+  TraceBuilder b(3);
+  OpIndex s0 = b.op(0, 0, 10, OpKind::Send), r0 = b.op(0, 10, 40, OpKind::Recv);
+  OpIndex s1 = b.op(1, 0, 30, OpKind::Send), r1 = b.op(1, 30, 35, OpKind::Recv);
+  OpIndex s2 = b.op(2, 0, 12, OpKind::Send), r2 = b.op(2, 12, 50, OpKind::Recv);
+  b.message(s0, r1);
+  b.message(s1, r2);
+  b.message(s2, r0);
+  return b.build();
+}
+
+CheckResult check(const StructureResult& r) {
+  std::vector<std::int32_t> part(r.parts.of_op);
+  std::vector<std::int64_t> step;
+  std::vector<TimeNs> late;
+  for (OpIndex op = 0; op < r.trace.op_count(); ++op) {
+    step.push_back(r.global_step(op));
+    late.push_back(r.metrics.lateness(op));
+  }
+  return check_structure(r.trace, part, step, late);
+}
+
+}  // namespace
+
+TEST(Structure, RingCycleMergesIntoOnePartitionWithSendsThenReceives) {
+  auto r = analyze_structure(ring3(), {});
+  // Mandatory partitions {s0,r1}, {s1,r2}, {s2,r0}: s0 -> r0 puts an edge from
+  // the first to the third, and so on around the ring: one SCC.
+  EXPECT_EQ(r->report.mandatory_partitions, 3);
+  EXPECT_EQ(r->report.cycle_merged_partitions, 2);
+  EXPECT_EQ(r->report.partitions, 1);
+  for (OpIndex op : {0, 2, 4}) EXPECT_EQ(r->global_step(op), 1) << op;  // sends: stride 1
+  for (OpIndex op : {1, 3, 5}) EXPECT_EQ(r->global_step(op), 3) << op;  // receives right after
+  EXPECT_EQ(r->report.global_steps, 5);
+  EXPECT_TRUE(check(*r).ok());
+}
+
+TEST(Structure, LatenessAndDifferentialLatenessFollowTheirDefinitions) {
+  auto r = analyze_structure(ring3(), {});
+  const LatenessMetrics& m = r->metrics;
+  // Step 1 exits: 10, 30, 12 -> lateness 0, 20, 2.
+  EXPECT_EQ(m.lateness(0), 0);
+  EXPECT_EQ(m.lateness(2), 20);
+  EXPECT_EQ(m.lateness(4), 2);
+  // Step 3 exits: 40, 35, 50 -> lateness 5, 0, 15.
+  EXPECT_EQ(m.lateness(1), 5);
+  EXPECT_EQ(m.lateness(3), 0);
+  EXPECT_EQ(m.lateness(5), 15);
+  // Differential: a send's only predecessor here is nothing (first op) -> its lateness.
+  EXPECT_EQ(m.diff_lateness(2), 20);
+  // r0 (lateness 5): predecessors s0 (0) and s2 (2) -> 3.
+  EXPECT_EQ(m.diff_lateness(1), 3);
+  // r1 (0): nothing to add.
+  EXPECT_EQ(m.diff_lateness(3), 0);
+  // r2 (15): predecessors s2 (2) and s1 (20) -> max(0, 15 - 20) = 0: propagated, not caused.
+  EXPECT_EQ(m.diff_lateness(5), 0);
+  // One partition: global lateness equals lateness.
+  for (OpIndex op = 0; op < 6; ++op) EXPECT_EQ(m.global_lateness(op), m.lateness(op));
+  // Late sender: r2 started at 12, its sender s1 at 0 -> it did not wait.
+  EXPECT_EQ(m.wait(5), 0);
+}
+
+TEST(Structure, WaitTimeIsTheLateSenderGapClampedToTheCall) {
+  TraceBuilder b(2);
+  OpIndex s = b.op(0, 100, 110, OpKind::Send);
+  OpIndex r = b.op(1, 20, 130, OpKind::Recv);
+  b.message(s, r);
+  auto res = analyze_structure(b.build(), {});
+  EXPECT_EQ(res->metrics.wait(r), 80);  // entered at 20, the send started at 100
+  EXPECT_EQ(res->metrics.wait(s), 0);
+}
+
+// Process 0 posts three Isends (to 1, 2, 3) and a Waitall; each other process
+// posts an Irecv and waits for it.
+CommTrace fan_out_isends() {
+  TraceBuilder b(4);
+  OpIndex i1 = b.op(0, 0, 1, OpKind::Isend), i2 = b.op(0, 1, 2, OpKind::Isend);
+  OpIndex i3 = b.op(0, 2, 3, OpKind::Isend), w0 = b.op(0, 3, 9, OpKind::Wait);
+  OpIndex isends[] = {i1, i2, i3};
+  for (ProcessIndex p = 1; p <= 3; ++p) {
+    OpIndex post = b.op(p, 0, 1, OpKind::Irecv);
+    OpIndex wait = b.op(p, 1, 8, OpKind::Wait);
+    b.message(isends[p - 1], wait, post, w0);
+  }
+  return b.build();
+}
+
+TEST(Structure, IsendCoalescingPutsARunOfIsendsInOneStep) {
+  AnalysisOptions opts;
+  auto r = analyze_structure(fan_out_isends(), opts);
+  EXPECT_EQ(r->report.coalesced_isends, 2);
+  EXPECT_EQ(r->report.partitions, 1);  // the Waitall merge joins everything
+  // Coalesced: the three Isends are one op at step 1, the Waitall at step 3;
+  // the receivers' Irecv at 1 and their wait right after the send, at 3.
+  for (OpIndex in : {0, 1, 2}) EXPECT_EQ(r->global_step(r->op_of_input[static_cast<std::size_t>(in)]), 1);
+  EXPECT_EQ(r->global_step(r->op_of_input[3]), 3);
+  for (OpIndex in : {4, 6, 8}) EXPECT_EQ(r->global_step(r->op_of_input[static_cast<std::size_t>(in)]), 1);
+  for (OpIndex in : {5, 7, 9}) EXPECT_EQ(r->global_step(r->op_of_input[static_cast<std::size_t>(in)]), 3);
+}
+
+TEST(Structure, WithoutCoalescingEachIsendIsItsOwnStride) {
+  AnalysisOptions opts;
+  opts.isend_coalescing = false;
+  auto r = analyze_structure(fan_out_isends(), opts);
+  // Isends: strides 1, 2, 3 -> raw 0, 1, 2; Waitall raw 3.
+  EXPECT_EQ(r->global_step(0), 1);
+  EXPECT_EQ(r->global_step(1), 3);
+  EXPECT_EQ(r->global_step(2), 5);
+  EXPECT_EQ(r->global_step(3), 7);
+  // Receiver p waits at the step after its Isend: raw p.
+  EXPECT_EQ(r->global_step(5), 3);
+  EXPECT_EQ(r->global_step(7), 5);
+  EXPECT_EQ(r->global_step(9), 7);
+  EXPECT_TRUE(check(*r).ok());
+}
+
+TEST(Structure, WaitallMergeJoinsThePostsWithTheWaitThatCompletesThem) {
+  // p0 posts Irecvs from 1 and 2 and completes both in one Waitall.
+  TraceBuilder b(3);
+  OpIndex post1 = b.op(0, 0, 1, OpKind::Irecv), post2 = b.op(0, 1, 2, OpKind::Irecv);
+  OpIndex waitall = b.op(0, 2, 20, OpKind::Wait);
+  OpIndex s1 = b.op(1, 5, 6, OpKind::Send), s2 = b.op(2, 7, 8, OpKind::Send);
+  b.message(s1, waitall, post1);
+  b.message(s2, waitall, post2);
+  auto r = analyze_structure(b.build(), {});
+  EXPECT_EQ(r->report.mandatory_partitions, 1);
+  // Sends at stride 1 (step 1); the posts precede no send on p0 and go ASAP
+  // (steps 1, 3); the Waitall after both the posts and the sends (step 5).
+  EXPECT_EQ(r->global_step(s1), 1);
+  EXPECT_EQ(r->global_step(s2), 1);
+  EXPECT_EQ(r->global_step(post1), 1);
+  EXPECT_EQ(r->global_step(post2), 3);
+  EXPECT_EQ(r->global_step(waitall), 5);
+}
+
+TEST(Structure, SubCommunicatorCollectivesShareALeapThenTheWorldCollectiveFollows) {
+  TraceBuilder b(4);
+  OpIndex a0 = b.op(0, 0, 5, OpKind::Collective), c0 = b.op(0, 10, 15, OpKind::Collective);
+  OpIndex a1 = b.op(1, 0, 6, OpKind::Collective), c1 = b.op(1, 10, 16, OpKind::Collective);
+  OpIndex b2 = b.op(2, 0, 7, OpKind::Collective), c2 = b.op(2, 10, 17, OpKind::Collective);
+  OpIndex b3 = b.op(3, 0, 8, OpKind::Collective), c3 = b.op(3, 10, 18, OpKind::Collective);
+  b.collective({a0, a1});
+  b.collective({b2, b3});
+  b.collective({c0, c1, c2, c3});
+  auto r = analyze_structure(b.build(), {});
+  EXPECT_EQ(r->report.partitions, 3);
+  EXPECT_EQ(r->report.leaps.incomplete_leaps, 0);  // {a, b} covers all four processes
+  for (OpIndex op : {a0, a1, b2, b3}) EXPECT_EQ(r->global_step(op), 1);
+  for (OpIndex op : {c0, c1, c2, c3}) EXPECT_EQ(r->global_step(op), 3);
+  EXPECT_EQ(r->metrics.lateness(a1), 1);  // exits 5, 6 in partition a
+  EXPECT_EQ(r->metrics.lateness(b3), 1);  // exits 7, 8 in partition b
+  EXPECT_EQ(r->metrics.global_lateness(b3), 3);  // against a0's 5 on global step 1
+  EXPECT_EQ(r->metrics.wait(c0), 0);
+  EXPECT_EQ(r->metrics.wait(a0), 0);
+  EXPECT_TRUE(check(*r).ok());
+}
+
+TEST(Structure, ALoneProcessWithoutCommunicationIsReportedNotFatal) {
+  TraceBuilder b(3);
+  OpIndex s = b.op(0, 0, 1, OpKind::Send), r = b.op(1, 0, 2, OpKind::Recv);
+  b.message(s, r);
+  auto res = analyze_structure(b.build(), {});
+  EXPECT_EQ(res->report.silent_processes, 1);
+  EXPECT_EQ(res->report.partitions, 1);
+  EXPECT_EQ(res->global_step(r), 3);
+}
+
+TEST(Structure, AMessageReceivedBeforeItWasSentIsCountedAndStillOrderedLogically) {
+  TraceBuilder b(2);
+  OpIndex s = b.op(0, 100, 110, OpKind::Send), r = b.op(1, 10, 20, OpKind::Recv);
+  b.message(s, r);
+  auto res = analyze_structure(b.build(), {});
+  EXPECT_EQ(res->report.messages_back_in_time, 1);
+  EXPECT_LT(res->global_step(s), res->global_step(r));
+}
+
+TEST(Structure, AHappenedBeforeCycleThroughACollectiveIsBrokenAndReported) {
+  // p0: collective, then send to p1; p1: receive from p0, then the collective.
+  // No real MPI run can do this (p1 never reaches the collective): bad input.
+  TraceBuilder b(2);
+  OpIndex c0 = b.op(0, 0, 1, OpKind::Collective), s = b.op(0, 2, 3, OpKind::Send);
+  OpIndex r = b.op(1, 0, 4, OpKind::Recv), c1 = b.op(1, 5, 6, OpKind::Collective);
+  b.message(s, r);
+  b.collective({c0, c1});
+  auto res = analyze_structure(b.build(), {});
+  EXPECT_EQ(res->report.partitions, 1);  // the cycle between the two partitions is merged
+  EXPECT_GT(res->report.forced_orderings + res->report.split_collectives, 0);
+  EXPECT_FALSE(check(*res).ok());  // and `weft check` says so
+}
+
+TEST(Structure, UserPartitionsFollowTheSegmentsOfThePartitionFunction) {
+  // Two iterations of the ring; segment = iteration.
+  TraceBuilder b(2);
+  OpIndex ops[2][4];
+  for (ProcessIndex p = 0; p < 2; ++p)
+    for (int it = 0; it < 2; ++it) {
+      ops[p][2 * it] = b.op(p, 100 * it, 100 * it + 10, OpKind::Send);
+      ops[p][2 * it + 1] = b.op(p, 100 * it + 10, 100 * it + 20, OpKind::Recv);
+    }
+  for (int it = 0; it < 2; ++it) {
+    b.message(ops[0][2 * it], ops[1][2 * it + 1]);
+    b.message(ops[1][2 * it], ops[0][2 * it + 1]);
+  }
+  CommTrace t = b.build();
+  t.segment = {0, 0, 1, 1, 0, 0, 1, 1};
+  AnalysisOptions opts;
+  opts.leap_merge = false;
+  auto r = analyze_structure(t, opts);
+  EXPECT_EQ(r->report.partitions, 2);
+  EXPECT_EQ(r->global_step(ops[1][2]), 5);
+  EXPECT_EQ(r->global_step(ops[1][3]), 7);
+}
+
+TEST(Structure, LeapMergeAbsorbsChildrenUntilTheLeapCoversEveryProcess) {
+  // p0 -> p1 at t=0; then p1 -> p2 right after; p2 -> p3 right after that.
+  // Each message is a partition on a path; leap 0 = {m01} covers {0, 1} only.
+  // Backward merges cannot happen at leap 0, so it absorbs m12 (adds p2),
+  // then m23 (adds p3): one partition.
+  TraceBuilder b(4);
+  OpIndex s01 = b.op(0, 0, 1, OpKind::Send);
+  OpIndex r01 = b.op(1, 0, 2, OpKind::Recv), s12 = b.op(1, 3, 4, OpKind::Send);
+  OpIndex r12 = b.op(2, 0, 5, OpKind::Recv), s23 = b.op(2, 6, 7, OpKind::Send);
+  OpIndex r23 = b.op(3, 0, 8, OpKind::Recv);
+  b.message(s01, r01);
+  b.message(s12, r12);
+  b.message(s23, r23);
+  auto merged = analyze_structure(b.build(), {});
+  EXPECT_EQ(merged->report.mandatory_partitions, 3);
+  EXPECT_EQ(merged->report.partitions, 1);
+  EXPECT_EQ(merged->report.leaps.forward_absorbs, 2);
+  // In one partition: strides 1, 2, 3 for the sends -> steps 1, 5, 9; receives right after.
+  EXPECT_EQ(merged->global_step(s01), 1);
+  EXPECT_EQ(merged->global_step(r01), 3);
+  EXPECT_EQ(merged->global_step(s12), 5);
+  EXPECT_EQ(merged->global_step(r23), 11);
+
+  AnalysisOptions no_leap;
+  no_leap.leap_merge = false;
+  auto apart = analyze_structure(b.build(), no_leap);
+  EXPECT_EQ(apart->report.partitions, 3);
+  EXPECT_EQ(apart->global_step(r23), 11);  // same steps, offset by the DAG
+}
