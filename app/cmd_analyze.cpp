@@ -18,7 +18,10 @@ struct AnalyzeArgs {
 
 void run_analyze(const AnalyzeArgs& args) {
   db::Database db = db::open_run(args.run, db::Database::Mode::ReadWrite);
-  db.exec("PRAGMA journal_mode=WAL; PRAGMA cache_size=-65536;");
+  // WAL: readers keep reading the old analysis while this one is written.
+  // synchronous=NORMAL: a commit is atomic either way; only its durability
+  // across a power cut is deferred to the next checkpoint.
+  db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;");
   structure::AnalysisReport report = db::analyze_run(db, args.settings);
   print_analysis_report(args.run, report);
 }

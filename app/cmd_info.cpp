@@ -9,6 +9,28 @@
 namespace weft::app {
 namespace {
 
+// The logical structure summary and every repair the analysis made.
+void print_structure_facts(const db::RunInfo& info) {
+  if (info.meta_or("analysis_partitions", "").empty()) {
+    std::printf("%-16s %s\n", "structure", "not analyzed (run `weft analyze`)");
+    return;
+  }
+  auto num = [&](const char* key) { return std::to_string(info.meta_int(key)); };
+  std::printf("%-16s %s communication events, %s partitions, %s phases, %s global steps\n", "structure",
+              num("analysis_communication_events").c_str(), num("analysis_partitions").c_str(),
+              num("analysis_phases").c_str(), num("analysis_global_steps").c_str());
+  const char* repairs[][2] = {
+      {"analysis_forced_orderings", "happened-before cycles broken"},
+      {"analysis_split_collectives", "collective members stepped apart"},
+      {"analysis_incomplete_leaps", "leaps without every process"},
+      {"analysis_messages_back_in_time", "messages received before sent (clock skew)"},
+      {"analysis_one_sided_messages", "messages with one side only"},
+      {"analysis_silent_processes", "processes without communication"},
+  };
+  for (const auto& [key, what] : repairs)
+    if (info.meta_int(key)) std::printf("%-16s %s %s\n", "", num(key).c_str(), what);
+}
+
 void print_info(const std::string& path) {
   db::RunInfo info = db::read_run_info(path);
   auto line = [](const char* label, const std::string& value) {
@@ -33,6 +55,7 @@ void print_info(const std::string& path) {
                         " ns)");
   std::int64_t unclosed = info.meta_int("count_unclosed_regions");
   if (unclosed) line("unclosed regions", num(unclosed));
+  print_structure_facts(info);
 }
 
 }  // namespace

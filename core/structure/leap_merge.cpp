@@ -19,11 +19,13 @@ class LeapMerger {
   }
 
   LeapMergeStats run() {
+    // The partition graph is rebuilt only after a merge: a complete or
+    // accepted leap just moves k on, so a trace whose leaps are already
+    // complete costs one graph build, not one per leap.
     std::int32_t k = 0;
     bool stable_seen = false;  // the current leap went through a pass without change
-    while (true) {
-      recompute();
-      if (k >= leap_count_) break;
+    recompute();
+    while (k < leap_count_) {
       ++stats_.passes;
       if (leap_complete(k)) {
         ++k;
@@ -31,10 +33,14 @@ class LeapMerger {
         continue;
       }
       if (!stable_seen) {
-        if (merge_pass(k)) continue;
+        if (merge_pass(k)) {
+          recompute();
+          continue;
+        }
         stable_seen = true;
       }
       if (force_ && absorb_next_leap(k)) {
+        recompute();
         stable_seen = false;
         continue;
       }
