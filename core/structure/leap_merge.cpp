@@ -104,28 +104,23 @@ class LeapMerger {
 
   bool leap_complete(std::int32_t leap) { return mark_leap_processes(leap) >= communicating_; }
 
-  // Incoming leap distance: the smallest gap between the partition's first op
-  // on a process and the previous op there (which lies in a predecessor).
-  TimeNs incoming_distance(std::int32_t partition) const {
-    TimeNs best = kFar;
-    for (auto r = runs_.first[static_cast<std::size_t>(partition)];
-         r < runs_.first[static_cast<std::size_t>(partition) + 1]; ++r) {
-      OpIndex first = runs_.first_op[static_cast<std::size_t>(r)];
-      OpIndex prev = t_.prev_on_process(first);
-      if (prev != kNoOp)
-        best = std::min(best, t_.start[static_cast<std::size_t>(first)] - t_.end[static_cast<std::size_t>(prev)]);
-    }
-    return best;
-  }
+  // Leap distances (Algorithm 1): incoming = the smallest gap between the
+  // partition's first op on a process and the op before it there (in a
+  // predecessor); outgoing = the smallest gap between its last op on a process
+  // and the op after it. kFar when there is no such neighbour.
+  TimeNs incoming_distance(std::int32_t partition) const { return smallest_gap(partition, true); }
+  TimeNs outgoing_distance(std::int32_t partition) const { return smallest_gap(partition, false); }
 
-  TimeNs outgoing_distance(std::int32_t partition) const {
+  TimeNs smallest_gap(std::int32_t partition, bool incoming) const {
     TimeNs best = kFar;
     for (auto r = runs_.first[static_cast<std::size_t>(partition)];
          r < runs_.first[static_cast<std::size_t>(partition) + 1]; ++r) {
-      OpIndex last = runs_.last_op[static_cast<std::size_t>(r)];
-      OpIndex next = t_.next_on_process(last);
-      if (next != kNoOp)
-        best = std::min(best, t_.start[static_cast<std::size_t>(next)] - t_.end[static_cast<std::size_t>(last)]);
+      auto ur = static_cast<std::size_t>(r);
+      OpIndex own = incoming ? runs_.first_op[ur] : runs_.last_op[ur];
+      OpIndex other = incoming ? t_.prev_on_process(own) : t_.next_on_process(own);
+      if (other == kNoOp) continue;
+      OpIndex earlier = incoming ? other : own, later = incoming ? own : other;
+      best = std::min(best, t_.start[static_cast<std::size_t>(later)] - t_.end[static_cast<std::size_t>(earlier)]);
     }
     return best;
   }
