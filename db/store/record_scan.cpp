@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "store/block_codec.h"
+
 namespace weft::db {
 namespace {
 
@@ -27,28 +29,39 @@ void scan_rows(Statement& stmt, const RowSink<Row>& sink, Convert convert) {
   if (!batch.empty()) sink(batch);
 }
 
+// Decodes every block of `table` (one row per (bucket, process, part)) and
+// hands the records on in batches of about kScanBatch.
+template <class Row, class Decode>
+void scan_blocks(Database& db, const char* sql, const RowSink<Row>& sink, Decode decode) {
+  Statement stmt = db.prepare(sql);
+  std::vector<Row> batch;
+  batch.reserve(kScanBatch);
+  while (stmt.step()) {
+    decode(stmt.column_blob(1), stmt.column_int(0), batch);
+    if (batch.size() >= kScanBatch) {
+      sink(batch);
+      batch.clear();
+    }
+  }
+  if (!batch.empty()) sink(batch);
+}
+
 }  // namespace
 
 void scan_events(Database& db, const RowSink<EventRecord>& sink) {
-  Statement stmt = db.prepare("SELECT id, process, start_ns, end_ns, region, depth FROM events");
-  scan_rows<EventRecord>(stmt, sink, [](const Statement& s) {
-    return EventRecord{s.column_int(0), static_cast<ProcessIndex>(s.column_int(1)),
-                       s.column_int(2), s.column_int(3), s.column_int(4),
-                       static_cast<std::int32_t>(s.column_int(5))};
-  });
+  scan_blocks<EventRecord>(
+      db, "SELECT process, data FROM event_blocks", sink,
+      [&db](std::span<const std::uint8_t> blob, std::int64_t process, std::vector<EventRecord>& out) {
+        decode_event_block(blob, static_cast<ProcessIndex>(process), out, db.path());
+      });
 }
 
 void scan_messages(Database& db, const RowSink<MessageRecord>& sink) {
-  Statement stmt = db.prepare(
-      "SELECT id, src, dst, comm, tag, bytes, send_event, send_done_event, recv_post_event,"
-      " recv_event, send_ns, recv_ns FROM messages");
-  scan_rows<MessageRecord>(stmt, sink, [](const Statement& s) {
-    return MessageRecord{s.column_int(0),      ref_or_null(s, 1),   ref_or_null(s, 2),
-                         s.column_int(3),      s.column_int(4),     s.column_int(5),
-                         ref_or_null(s, 6),    ref_or_null(s, 7),   ref_or_null(s, 8),
-                         ref_or_null(s, 9),    s.column_int(10),    s.column_int(11),
-                         !s.column_is_null(10), !s.column_is_null(11)};
-  });
+  scan_blocks<MessageRecord>(
+      db, "SELECT process, data FROM message_blocks", sink,
+      [&db](std::span<const std::uint8_t> blob, std::int64_t owner, std::vector<MessageRecord>& out) {
+        decode_message_block(blob, owner, out, db.path());
+      });
 }
 
 void scan_collective_members(Database& db, const RowSink<StoredCollectiveMember>& sink) {
