@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <memory>
 #include <new>
 #include <vector>
@@ -32,7 +33,7 @@ struct HugePageAllocator {
     void* p = mmap(nullptr, mapped_size(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                    -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
-    madvise(p, mapped_size(n), MADV_HUGEPAGE);  // advice only: failure is harmless
+    if (!std::getenv("WEFT_NO_HUGEPAGE")) madvise(p, mapped_size(n), MADV_HUGEPAGE);  // advice only: failure is harmless
     return static_cast<T*>(p);
   }
   void deallocate(T* p, std::size_t n) noexcept {

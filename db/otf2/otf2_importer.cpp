@@ -18,6 +18,7 @@
 #include "store/atomic_output.h"
 #include "otf2/event_pipeline.h"
 #include "store/batch_insert.h"
+#include "store/block_codec.h"
 #include "store/block_writer.h"
 #include "store/event_buckets.h"
 #include "store/schema.h"
@@ -130,26 +131,34 @@ void write_processes(Database& db, const ProcessLayout& layout, size_t first,
 
 std::int64_t or_null(std::int64_t v) { return v < 0 ? kSqlNull : v; }
 
+// One collectives row and one packed member block per instance.
 void write_collectives(Database& db, const std::vector<CollectiveRow>& rows,
                        const BigVector<CollectiveMemberRecord>& members) {
   BatchInserter collectives(db, "collectives", "", 7);
-  BatchInserter member_rows(db, "collective_members", "", 7);
+  Statement member_block = db.prepare("INSERT INTO collective_member_blocks VALUES(?1, ?2, ?3)");
+  std::vector<PackedCollectiveMember> packed;
+  std::vector<std::uint8_t> blob;
   std::int64_t id = 0;
   for (const CollectiveRow& c : rows) {
     std::array<std::int64_t, 7> row{id, c.comm, c.region, or_null(c.root),
                                     c.begin_ns, c.end_ns, c.members};
     collectives.add(row);
+    packed.clear();
     for (std::uint32_t k = 0; k < c.members; ++k) {
       const CollectiveMemberRecord& m = members[c.first_member + k];
-      std::array<std::int64_t, 7> mrow{id, m.process, or_null(m.event), m.start_ns, m.end_ns,
-                                       static_cast<std::int64_t>(m.bytes_sent),
-                                       static_cast<std::int64_t>(m.bytes_received)};
-      member_rows.add(mrow);
+      packed.push_back({{id, m.process, m.event < 0 ? kNullRef : m.event, m.start_ns, m.end_ns},
+                        static_cast<std::int64_t>(m.bytes_sent),
+                        static_cast<std::int64_t>(m.bytes_received)});
     }
+    blob.clear();
+    encode_member_block(packed, blob);
+    member_block.bind(1, id);
+    member_block.bind(2, static_cast<std::int64_t>(packed.size()));
+    member_block.bind_blob_static(3, blob.data(), blob.size());
+    member_block.run();
     ++id;
   }
   collectives.flush();
-  member_rows.flush();
 }
 
 std::string warn_unmatched(const MatchedMessages& m) {

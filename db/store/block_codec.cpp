@@ -194,4 +194,45 @@ void decode_message_block(std::span<const std::uint8_t> blob, std::int64_t owner
   if (in.left() != 0) in.fail("trailing bytes");
 }
 
+void encode_member_block(std::span<const PackedCollectiveMember> members,
+                         std::vector<std::uint8_t>& out) {
+  put_varint(out, members.size());
+  std::int64_t process = 0, event = 0, start = 0, sent = 0, received = 0;
+  for (const PackedCollectiveMember& p : members) {
+    const StoredCollectiveMember& m = p.member;
+    put_delta(out, m.process, process);
+    out.push_back(m.event != kNullRef ? 1 : 0);
+    if (m.event != kNullRef) put_delta(out, m.event, event);
+    put_delta(out, m.start_ns, start);
+    put_varint(out, zigzag(diff(m.end_ns, m.start_ns)));
+    put_delta(out, p.bytes_sent, sent);
+    put_delta(out, p.bytes_received, received);
+  }
+}
+
+void decode_member_block(std::span<const std::uint8_t> blob, std::int64_t collective,
+                         std::vector<PackedCollectiveMember>& out, const std::string& what) {
+  Reader in(blob, what);
+  std::uint64_t count = checked_count(in, kMinMemberBytes);
+  out.reserve(out.size() + count);
+  std::int64_t process = 0, event = 0, start = 0, sent = 0, received = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    PackedCollectiveMember p{};
+    StoredCollectiveMember& m = p.member;
+    m.collective = collective;
+    std::int64_t proc = in.delta(process);
+    if (proc < INT32_MIN || proc > INT32_MAX) in.fail("process out of range");
+    m.process = static_cast<ProcessIndex>(proc);
+    std::uint8_t has_event = in.byte();
+    if (has_event > 1) in.fail("bad member flags");
+    m.event = has_event ? in.delta(event) : kNullRef;
+    m.start_ns = in.delta(start);
+    m.end_ns = add(m.start_ns, unzigzag(in.varint()));
+    p.bytes_sent = in.delta(sent);
+    p.bytes_received = in.delta(received);
+    out.push_back(p);
+  }
+  if (in.left() != 0) in.fail("trailing bytes");
+}
+
 }  // namespace weft::db

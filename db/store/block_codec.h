@@ -39,6 +39,15 @@ void decode_message_block(std::span<const std::uint8_t> blob, std::int64_t owner
                           std::vector<MessageRecord>& out,
                           const std::string& what = "message block");
 
+// The members of one collective instance (collective_member_blocks.data);
+// the collective id is the row's, not stored in the blob.
+constexpr std::size_t kMinMemberBytes = 6;
+void encode_member_block(std::span<const PackedCollectiveMember> members,
+                         std::vector<std::uint8_t>& out);
+void decode_member_block(std::span<const std::uint8_t> blob, std::int64_t collective,
+                         std::vector<PackedCollectiveMember>& out,
+                         const std::string& what = "collective member block");
+
 // The count a blob claims (its first varint), checked against its size.
 std::uint64_t block_count(std::span<const std::uint8_t> blob, std::size_t min_record_bytes,
                           const std::string& what);

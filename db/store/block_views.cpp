@@ -28,6 +28,7 @@ struct EventsTraits {
       " AND first_id <= ?1 AND last_id >= ?1";
   static constexpr const char* kByProcessSql =
       "SELECT bucket, process, data FROM event_blocks WHERE process = ?1";
+  static constexpr bool kUniqueId = true;
 
   static void decode(std::span<const std::uint8_t> blob, std::int64_t process,
                      std::vector<Row>& out) {
@@ -59,6 +60,7 @@ struct MessagesTraits {
   static constexpr const char* kScanSql = "SELECT bucket, process, data FROM message_blocks";
   static constexpr const char* kByIdSql = nullptr;
   static constexpr const char* kByProcessSql = nullptr;
+  static constexpr bool kUniqueId = true;
 
   static void decode(std::span<const std::uint8_t> blob, std::int64_t owner,
                      std::vector<Row>& out) {
@@ -89,6 +91,42 @@ struct MessagesTraits {
       case 11:
         if (m.has_recv_ns) sqlite3_result_int64(ctx, m.recv_ns); else sqlite3_result_null(ctx);
         break;
+      default: sqlite3_result_null(ctx);
+    }
+  }
+};
+
+struct MembersTraits {
+  using Row = PackedCollectiveMember;
+  static constexpr const char* kSchema =
+      "CREATE TABLE x(collective INTEGER, process INTEGER, event INTEGER, start_ns INTEGER,"
+      " end_ns INTEGER, bytes_sent INTEGER, bytes_received INTEGER)";
+  static constexpr int kIdColumn = 0;  // lookups by collective
+  static constexpr int kProcessColumn = -1;
+  static constexpr const char* kScanSql =
+      "SELECT 0, collective, data FROM collective_member_blocks";
+  static constexpr const char* kByIdSql =
+      "SELECT 0, collective, data FROM collective_member_blocks WHERE collective = ?1";
+  static constexpr const char* kByProcessSql = nullptr;
+  static constexpr bool kUniqueId = false;
+
+  static void decode(std::span<const std::uint8_t> blob, std::int64_t collective,
+                     std::vector<Row>& out) {
+    decode_member_block(blob, collective, out, "collective_members");
+  }
+  static std::int64_t id(const Row& r) { return r.member.collective; }
+  static void column(sqlite3_context* ctx, const Row& r, std::int64_t, int col) {
+    const StoredCollectiveMember& m = r.member;
+    switch (col) {
+      case 0: sqlite3_result_int64(ctx, m.collective); break;
+      case 1: sqlite3_result_int64(ctx, m.process); break;
+      case 2:
+        if (m.event == kNullRef) sqlite3_result_null(ctx); else sqlite3_result_int64(ctx, m.event);
+        break;
+      case 3: sqlite3_result_int64(ctx, m.start_ns); break;
+      case 4: sqlite3_result_int64(ctx, m.end_ns); break;
+      case 5: sqlite3_result_int64(ctx, r.bytes_sent); break;
+      case 6: sqlite3_result_int64(ctx, r.bytes_received); break;
       default: sqlite3_result_null(ctx);
     }
   }
@@ -149,8 +187,8 @@ int x_best_index(sqlite3_vtab*, sqlite3_index_info* info) {
     info->idxNum = kById;
     info->aConstraintUsage[id_constraint].argvIndex = 1;
     info->estimatedCost = 20;
-    info->estimatedRows = 1;
-    info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
+    info->estimatedRows = T::kUniqueId ? 1 : 100;
+    if (T::kUniqueId) info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
   } else if (process_constraint >= 0) {
     info->idxNum = kByProcess;
     info->aConstraintUsage[process_constraint].argvIndex = 1;
@@ -255,12 +293,14 @@ int x_column(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int col) {
   return SQLITE_OK;
 }
 
-// A rowid that is unique within one scan: the position of the row among the
-// rows returned so far would need state; the id is unique per table.
+// The rowid: the id where it is unique, else the row's position in its block
+// combined with the block's key (unique for collective members: a collective
+// has fewer than 2^24 members in practice; rowids are not stored anywhere).
 template <class T>
 int x_rowid(sqlite3_vtab_cursor* base, sqlite3_int64* rowid) {
   auto* cursor = reinterpret_cast<Cursor<T>*>(base);
-  *rowid = T::id(cursor->rows[cursor->at]);
+  std::int64_t id = T::id(cursor->rows[cursor->at]);
+  *rowid = T::kUniqueId ? id : id * (std::int64_t{1} << 24) + static_cast<std::int64_t>(cursor->at);
   return SQLITE_OK;
 }
 
@@ -286,13 +326,16 @@ sqlite3_module make_module() {
 
 const sqlite3_module kEventsModule = make_module<EventsTraits>();
 const sqlite3_module kMessagesModule = make_module<MessagesTraits>();
+const sqlite3_module kMembersModule = make_module<MembersTraits>();
 
 }  // namespace
 
 int register_block_views(sqlite3* db) {
   int rc = sqlite3_create_module(db, "events", &kEventsModule, nullptr);
   if (rc != SQLITE_OK) return rc;
-  return sqlite3_create_module(db, "messages", &kMessagesModule, nullptr);
+  rc = sqlite3_create_module(db, "messages", &kMessagesModule, nullptr);
+  if (rc != SQLITE_OK) return rc;
+  return sqlite3_create_module(db, "collective_members", &kMembersModule, nullptr);
 }
 
 }  // namespace weft::db

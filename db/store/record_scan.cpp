@@ -9,26 +9,6 @@ namespace {
 
 constexpr std::size_t kScanBatch = 4096;
 
-std::int64_t ref_or_null(const Statement& s, int col) {
-  return s.column_is_null(col) ? kNullRef : s.column_int(col);
-}
-
-// Steps `stmt` to the end, converting each row with `convert` and handing the
-// rows to `sink` in batches of kScanBatch.
-template <class Row, class Convert>
-void scan_rows(Statement& stmt, const RowSink<Row>& sink, Convert convert) {
-  std::vector<Row> batch;
-  batch.reserve(kScanBatch);
-  while (stmt.step()) {
-    batch.push_back(convert(stmt));
-    if (batch.size() == kScanBatch) {
-      sink(batch);
-      batch.clear();
-    }
-  }
-  if (!batch.empty()) sink(batch);
-}
-
 // Decodes every block of `table` (one row per (bucket, process, part)) and
 // hands the records on in batches of about kScanBatch.
 template <class Row, class Decode>
@@ -65,12 +45,15 @@ void scan_messages(Database& db, const RowSink<MessageRecord>& sink) {
 }
 
 void scan_collective_members(Database& db, const RowSink<StoredCollectiveMember>& sink) {
-  Statement stmt =
-      db.prepare("SELECT collective, process, event, start_ns, end_ns FROM collective_members");
-  scan_rows<StoredCollectiveMember>(stmt, sink, [](const Statement& s) {
-    return StoredCollectiveMember{s.column_int(0), static_cast<ProcessIndex>(s.column_int(1)),
-                                  ref_or_null(s, 2), s.column_int(3), s.column_int(4)};
-  });
+  std::vector<PackedCollectiveMember> packed;
+  scan_blocks<StoredCollectiveMember>(
+      db, "SELECT collective, data FROM collective_member_blocks", sink,
+      [&db, &packed](std::span<const std::uint8_t> blob, std::int64_t collective,
+                     std::vector<StoredCollectiveMember>& out) {
+        packed.clear();
+        decode_member_block(blob, collective, packed, db.path());
+        for (const PackedCollectiveMember& p : packed) out.push_back(p.member);
+      });
 }
 
 }  // namespace weft::db

@@ -43,6 +43,14 @@ struct StoredCollectiveMember {
   TimeNs end_ns;
 };
 
+// A collective member as stored in collective_member_blocks: the scanned
+// record plus the byte counts of its collective end record.
+struct PackedCollectiveMember {
+  StoredCollectiveMember member;
+  std::int64_t bytes_sent;
+  std::int64_t bytes_received;
+};
+
 // The process whose blocks hold a message: the sender when the message has a
 // send record, else the receiver (docs/schema.md, message_blocks).
 inline std::int64_t message_owner(const MessageRecord& m) {

@@ -33,11 +33,8 @@ CREATE TABLE message_blocks(
 CREATE TABLE collectives(
   id INTEGER PRIMARY KEY, comm INTEGER NOT NULL, region INTEGER NOT NULL, root INTEGER,
   begin_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, members INTEGER NOT NULL);
-CREATE TABLE collective_members(
-  collective INTEGER NOT NULL, process INTEGER NOT NULL, event INTEGER,
-  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
-  bytes_sent INTEGER NOT NULL, bytes_received INTEGER NOT NULL,
-  PRIMARY KEY(collective, process)) WITHOUT ROWID;
+CREATE TABLE collective_member_blocks(
+  collective INTEGER PRIMARY KEY, count INTEGER NOT NULL, data BLOB NOT NULL);
 )sql");
 }
 
@@ -46,7 +43,6 @@ void create_indexes(Database& db) {
 CREATE INDEX processes_by_first_event ON processes(first_event);
 CREATE INDEX event_blocks_by_process ON event_blocks(process, first_id);
 CREATE INDEX message_blocks_by_process ON message_blocks(process, first_id);
-CREATE INDEX collective_members_by_event ON collective_members(event);
 )sql");
 }
 
