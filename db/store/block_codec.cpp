@@ -115,10 +115,12 @@ void decode_event_block(std::span<const std::uint8_t> blob, ProcessIndex process
     EventRecord e;
     e.process = process;
     e.start_ns = in.delta(start);
+    // end = start + duration must stay within int64 (durations may exceed
+    // INT64_MAX when start is negative).
     std::uint64_t duration = in.varint();
-    if (duration > static_cast<std::uint64_t>(INT64_MAX) ||
-        __builtin_add_overflow(e.start_ns, static_cast<std::int64_t>(duration), &e.end_ns))
-      in.fail("event end overflows");
+    std::uint64_t room = static_cast<std::uint64_t>(INT64_MAX) - static_cast<std::uint64_t>(e.start_ns);
+    if (duration > room) in.fail("event end overflows");
+    e.end_ns = add(e.start_ns, duration);
     e.id = in.delta(id);
     e.region = in.delta(region);
     std::uint64_t depth = in.varint();
