@@ -4,8 +4,8 @@
 
 namespace weft::db {
 
-EventPipeline::EventPipeline(Database& db, int shift)
-    : db_(db), staged_(shift < 0) {
+EventPipeline::EventPipeline(Database& db, int shift, std::function<void()> idle_work)
+    : db_(db), staged_(shift < 0), idle_work_(std::move(idle_work)) {
   if (!staged_) writer_ = std::make_unique<EventBlockWriter>(db, shift);
   thread_ = std::thread([this] { run(); });
 }
@@ -117,6 +117,7 @@ void EventPipeline::run() {
       }
       if (batch.end_of_process || (!staged_ && pending_.size() >= kFlushEvents))
         flush_pending(batch.process);
+      if (idle_work_) idle_work_();
     }
   } catch (...) {
     {

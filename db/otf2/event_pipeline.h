@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -32,7 +33,8 @@ class EventPipeline {
   static constexpr std::size_t kFlushEvents = std::size_t{1} << 20;
 
   // `shift` >= 0: write blocks as processes complete; < 0: staged (see above).
-  EventPipeline(Database& db, int shift);
+  // `idle_work`, if set, runs on the writer thread after every batch.
+  EventPipeline(Database& db, int shift, std::function<void()> idle_work = {});
   ~EventPipeline();
   EventPipeline(const EventPipeline&) = delete;
   EventPipeline& operator=(const EventPipeline&) = delete;
@@ -64,6 +66,7 @@ class EventPipeline {
 
   Database& db_;
   bool staged_;
+  std::function<void()> idle_work_;
   std::unique_ptr<EventBlockWriter> writer_;
 
   std::mutex mutex_;

@@ -17,6 +17,7 @@
 #include "otf2/otf2_process_layout.h"
 #include "store/atomic_output.h"
 #include "otf2/event_pipeline.h"
+#include "otf2/prefaulter.h"
 #include "store/batch_insert.h"
 #include "store/block_codec.h"
 #include "store/block_writer.h"
@@ -241,10 +242,27 @@ ImportSummary import_otf2(const ImportOptions& options) {
     EventId next_event = 0;
     int max_level = 0;
     int shift = direct_shift;
+    decoded.collective_members.reserve(progress.records_total / 32);
     {
-      EventPipeline pipeline(db, direct_shift);
+      // The writer thread faults in the record arrays ahead of the decoder.
+      Prefaulter prefaulter;
+      auto publish = [&prefaulter](std::size_t slot, const auto& records) {
+        using Record = typename std::decay_t<decltype(records)>::value_type;
+        prefaulter.publish(slot, records.data(), records.size() * sizeof(Record),
+                           records.capacity() * sizeof(Record));
+      };
+      auto publish_all = [&] {
+        publish(0, decoded.sends);
+        publish(1, decoded.recvs);
+        publish(2, decoded.collective_members);
+      };
+      publish_all();
+      EventPipeline pipeline(db, direct_shift, [&prefaulter] { prefaulter.populate_ahead(); });
       ProcessIndex current = 0;
-      EventRowBuffer rows([&](std::span<const EventRow> batch) { pipeline.add(current, batch); });
+      EventRowBuffer rows([&](std::span<const EventRow> batch) {
+        publish_all();
+        pipeline.add(current, batch);
+      });
       for (size_t i = 0; i < count; ++i) {
         const ProcessInfo& info = layout.processes[first + i];
         current = static_cast<ProcessIndex>(first + i);
@@ -260,6 +278,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
                       "truncated event file: " + std::to_string(s.records) + " records, the definitions promise " +
                           std::to_string(info.expected_records));
         rows.flush();
+        publish_all();
         pipeline.end_process(current);
         counts[i] = {next_event, s.events, s.records};
         next_event += s.events;
