@@ -183,8 +183,9 @@ TEST(ImportInfo, InfoCommandPrintsTheSummary) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   r = weft::test::run_command(std::string(WEFT_BINARY) + " info " + weft::test::quoted(out));
   ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string version = "schema version   " + std::to_string(weft::db::kSchemaVersion);
   for (const char* expected : {"processes        2", "OTF2 records     120", "16 matched",
-                               "schema version   1", "ping-pong-otf2/traces.otf2", "Score-P",
+                               version.c_str(), "ping-pong-otf2/traces.otf2", "Score-P",
                                "time span"})
     EXPECT_NE(r.output.find(expected), std::string::npos) << expected << "\n" << r.output;
 }

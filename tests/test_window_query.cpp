@@ -49,12 +49,11 @@ std::vector<std::int64_t> scan_messages(db::Database& database, const db::Window
 
 }  // namespace
 
-TEST(WindowQuery, EventsAndMessagesMatchBruteForceForRandomWindows) {
-  std::string path = temp_weft_path("wq");
-  write_test_weft(path, random_test_trace(12, 400, 11));
+namespace {
+
+void check_random_windows(const std::string& path) {
   db::WindowQuery query(path);
   db::Database database(path, db::Database::Mode::ReadOnly);
-  ASSERT_GT(query.meta().max_level, 2) << "the trace should use several bucket levels";
   const TimeNs end = query.meta().trace_end_ns;
 
   std::mt19937_64 rng(5);
@@ -83,6 +82,28 @@ TEST(WindowQuery, EventsAndMessagesMatchBruteForceForRandomWindows) {
     std::sort(got_messages.begin(), got_messages.end());
     ASSERT_EQ(got_messages, scan_messages(database, w)) << "window " << w.t0 << ".." << w.t1;
   }
+}
+
+}  // namespace
+
+TEST(WindowQuery, EventsAndMessagesMatchBruteForceForRandomWindows) {
+  std::string path = temp_weft_path("wq");
+  write_test_weft(path, random_test_trace(12, 400, 11));
+  ASSERT_GT(db::WindowQuery(path).meta().max_level, 2) << "the trace should use several bucket levels";
+  check_random_windows(path);
+}
+
+// The importer's coarse buckets (about kTargetEventsPerBlock events per
+// block): few levels, many events per block, blocks reaching far outside a
+// narrow window.
+TEST(WindowQuery, CoarseBlocksMatchBruteForce) {
+  std::string path = temp_weft_path("wq");
+  weft::testing::TestTrace trace = random_test_trace(12, 400, 12);
+  TimeNs end = 0;
+  for (const auto& e : trace.events) end = std::max(end, e.end);
+  trace.bucket_shift = db::choose_block_shift(end, 400);
+  write_test_weft(path, trace);
+  check_random_windows(path);
 }
 
 TEST(WindowQuery, LongEventSpanningTheTraceIsInEveryWindow) {

@@ -1,6 +1,6 @@
 #pragma once
-// Builds small .weft files straight from SQL, following docs/schema.md, so that
-// readers and renderers can be tested without the OTF2 importer.
+// Builds small .weft files through the store's writers (db/store/block_writer.h),
+// so that readers and renderers can be tested without the OTF2 importer.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -12,7 +12,9 @@
 #include <gtest/gtest.h>
 
 #include "common/types.h"
+#include "store/block_writer.h"
 #include "store/event_buckets.h"
+#include "store/schema.h"
 #include "store/sqlite.h"
 
 namespace weft::testing {
@@ -51,6 +53,8 @@ struct TestTrace {
   };
   std::vector<TestEvent> events;
   std::vector<TestMessage> messages;
+  // meta.bucket_shift; -1: choose_bucket_shift's fine rule (many levels).
+  int bucket_shift = -1;
 };
 
 // A fresh path in the test temp directory.
@@ -62,28 +66,14 @@ inline std::string temp_weft_path(const std::string& stem) {
   return path.string();
 }
 
-// Writes `trace` as schema version 1: ids process by process in start order,
-// buckets by the event_buckets rule, meta facts the readers need.
+// Writes `trace` through the store's own schema and block writers: ids
+// process by process in start order, buckets by the event_buckets rule with
+// the fine shift of choose_bucket_shift (about 2^16 level-0 buckets, so that
+// small traces use several bucket levels), meta facts the readers need.
 inline void write_test_weft(const std::string& path, TestTrace trace) {
   db::Database db(path, db::Database::Mode::Create);
-  db.exec(R"sql(
-    CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
-    CREATE TABLE processes(process INTEGER PRIMARY KEY, name TEXT, kind TEXT, rank INTEGER,
-      location_ref INTEGER, group_name TEXT, first_event INTEGER, event_count INTEGER,
-      record_count INTEGER);
-    CREATE TABLE regions(region INTEGER PRIMARY KEY, name TEXT, paradigm TEXT, role TEXT,
-      kind INTEGER);
-    CREATE TABLE events(bucket INTEGER NOT NULL, process INTEGER NOT NULL,
-      start_ns INTEGER NOT NULL, id INTEGER NOT NULL, end_ns INTEGER NOT NULL,
-      region INTEGER NOT NULL, depth INTEGER NOT NULL,
-      PRIMARY KEY(bucket, process, start_ns, id)) WITHOUT ROWID;
-    CREATE TABLE messages(id INTEGER PRIMARY KEY, src INTEGER, dst INTEGER, comm INTEGER,
-      tag INTEGER, bytes INTEGER, send_event INTEGER, send_done_event INTEGER,
-      recv_post_event INTEGER, recv_event INTEGER, send_ns INTEGER, recv_ns INTEGER);
-    CREATE INDEX messages_by_send ON messages(send_ns);
-  )sql");
-  db.set_user_version(1);
   db::Transaction tx(db);
+  db::create_tables(db);
 
   std::sort(trace.events.begin(), trace.events.end(), [](const TestEvent& a, const TestEvent& b) {
     if (a.process != b.process) return a.process < b.process;
@@ -93,7 +83,7 @@ inline void write_test_weft(const std::string& path, TestTrace trace) {
   TimeNs end = 1;
   for (const TestEvent& e : trace.events) end = std::max(end, e.end);
   for (const TestMessage& m : trace.messages) end = std::max(end, m.recv);
-  const int shift = db::choose_bucket_shift(end);
+  const int shift = trace.bucket_shift >= 0 ? trace.bucket_shift : db::choose_bucket_shift(end);
 
   db::Statement region = db.prepare("INSERT INTO regions VALUES(?1, ?2, ?3, 'function', ?4)");
   for (const TestRegion& r : trace.regions) {
@@ -103,61 +93,52 @@ inline void write_test_weft(const std::string& path, TestTrace trace) {
     region.bind(4, static_cast<std::int64_t>(r.kind));
     region.run();
   }
-  db::Statement event = db.prepare("INSERT INTO events VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  db::EventBlockWriter events(db, shift);
   db::Statement process = db.prepare(
       "INSERT INTO processes VALUES(?1, ?2, 'cpu', ?1, ?1, ?2, ?3, ?4, 0)");
-  int max_level = 0;
+  std::vector<db::EventRecord> rows;
   std::size_t next = 0;
   for (int p = 0; p < trace.processes; ++p) {
     std::size_t first = next;
+    rows.clear();
     while (next < trace.events.size() && trace.events[next].process == p) {
       const TestEvent& e = trace.events[next];
-      max_level = std::max(max_level, db::bucket_level(e.end - e.start, shift));
-      event.bind(1, db::bucket_key(e.start, e.end, shift));
-      event.bind(2, static_cast<std::int64_t>(p));
-      event.bind(3, e.start);
-      event.bind(4, static_cast<std::int64_t>(next));
-      event.bind(5, e.end);
-      event.bind(6, e.region);
-      event.bind(7, static_cast<std::int64_t>(e.depth));
-      event.run();
+      rows.push_back({static_cast<EventId>(next), p, e.start, e.end, e.region, e.depth});
       ++next;
     }
+    events.write(p, rows);
     process.bind(1, static_cast<std::int64_t>(p));
     process.bind(2, "Rank " + std::to_string(p));
     process.bind(3, static_cast<std::int64_t>(first));
     process.bind(4, static_cast<std::int64_t>(next - first));
     process.run();
   }
-  db::Statement message = db.prepare(
-      "INSERT INTO messages(id, src, dst, comm, tag, bytes, send_ns, recv_ns)"
-      " VALUES(?1, ?2, ?3, 0, 0, 8, ?4, ?5)");
-  TimeNs max_message = 0;
+  std::vector<db::MessageRecord> messages;
   for (std::size_t i = 0; i < trace.messages.size(); ++i) {
     const TestMessage& m = trace.messages[i];
-    max_message = std::max(max_message, m.recv - m.send);
-    message.bind(1, static_cast<std::int64_t>(i));
-    message.bind(2, static_cast<std::int64_t>(m.src));
-    message.bind(3, static_cast<std::int64_t>(m.dst));
-    message.bind(4, m.send);
-    message.bind(5, m.recv);
-    message.run();
+    messages.push_back({static_cast<std::int64_t>(i), m.src, m.dst, 0, 0, 8, db::kNullRef,
+                        db::kNullRef, db::kNullRef, db::kNullRef, m.send, m.recv, true, true});
   }
+  db::MessageBlockWriter message_blocks(db, shift);
+  message_blocks.write_any(messages);
+  db::create_indexes(db);
+
   db::Statement meta = db.prepare("INSERT INTO meta VALUES(?1, ?2)");
   auto put = [&meta](const char* key, std::int64_t value) {
     meta.bind(1, std::string_view(key));
     meta.bind(2, std::to_string(value));
     meta.run();
   };
-  put("schema_version", 1);
+  put("schema_version", db::kSchemaVersion);
   put("trace_end_ns", end);
   put("bucket_shift", shift);
-  put("max_level", max_level);
-  put("max_message_ns", max_message);
+  put("max_level", events.max_level());
+  put("max_message_ns", message_blocks.max_message_ns());
   put("count_processes", trace.processes);
   put("count_events", static_cast<std::int64_t>(trace.events.size()));
   put("count_messages", static_cast<std::int64_t>(trace.messages.size()));
   tx.commit();
+  db.set_user_version(db::kSchemaVersion);
 }
 
 // Events of many durations (1 ns to a large part of the trace, so several bucket

@@ -23,6 +23,35 @@ struct PendingIrecv {
   std::uint64_t seq;
 };
 
+// Open Isend/Irecv requests of one location: a handful at a time in real
+// codes, so a flat vector searched from the back beats a hash map (no node
+// allocation per message).
+template <class V>
+class RequestTable {
+ public:
+  void put(std::uint64_t request, const V& value) {
+    for (auto& [r, v] : open_)
+      if (r == request) {
+        v = value;
+        return;
+      }
+    open_.push_back({request, value});
+  }
+  bool take(std::uint64_t request, V& value) {
+    for (size_t i = open_.size(); i-- > 0;) {
+      if (open_[i].first != request) continue;
+      value = open_[i].second;
+      open_[i] = open_.back();
+      open_.pop_back();
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  std::vector<std::pair<std::uint64_t, V>> open_;
+};
+
 // State of one location's pass. OTF2 calls the static callbacks with a
 // pointer to it; they never throw (C frames in between), they record the
 // problem and interrupt the reader instead.
@@ -73,7 +102,7 @@ class LocationDecoder {
 
   void leave_top(TimeNs end_ns) {
     const Frame& f = stack_.back();
-    rows_.push({f.start_ns, end_ns, f.id, process_, f.region,
+    rows_.push({f.id, process_, f.start_ns, end_ns, f.region,
                 static_cast<std::int32_t>(stack_.size() - 1)});
     if (f.collective_member >= 0)
       out_.collective_members[static_cast<size_t>(f.collective_member)].end_ns = end_ns;
@@ -138,7 +167,7 @@ class LocationDecoder {
                                     uint32_t tag, uint64_t bytes, uint64_t request) {
     LocationDecoder& d = self(user);
     if (!d.advance(t)) return status(false);
-    d.open_isends_[request] = d.out_.sends.size();
+    d.open_isends_.put(request, d.out_.sends.size());
     d.add_send(comm, receiver, tag, bytes);
     return OTF2_CALLBACK_SUCCESS;
   }
@@ -147,11 +176,8 @@ class LocationDecoder {
                                              void* user, OTF2_AttributeList*, uint64_t request) {
     LocationDecoder& d = self(user);
     if (!d.advance(t)) return status(false);
-    auto it = d.open_isends_.find(request);
-    if (it != d.open_isends_.end()) {
-      d.out_.sends[it->second].send_done_event = d.current_event();
-      d.open_isends_.erase(it);
-    }
+    size_t send = 0;
+    if (d.open_isends_.take(request, send)) d.out_.sends[send].send_done_event = d.current_event();
     return OTF2_CALLBACK_SUCCESS;
   }
 
@@ -159,7 +185,7 @@ class LocationDecoder {
                                             void* user, OTF2_AttributeList*, uint64_t request) {
     LocationDecoder& d = self(user);
     if (!d.advance(t)) return status(false);
-    d.open_irecvs_[request] = {d.current_event(), d.seq()};
+    d.open_irecvs_.put(request, {d.current_event(), d.seq()});
     return OTF2_CALLBACK_SUCCESS;
   }
 
@@ -172,11 +198,10 @@ class LocationDecoder {
     // the sequence from its request record, not from its completion.
     EventId post_event = -1;
     std::uint64_t post_seq = d.seq();
-    auto it = d.open_irecvs_.find(request);
-    if (it != d.open_irecvs_.end()) {
-      post_event = it->second.post_event;
-      post_seq = it->second.seq;
-      d.open_irecvs_.erase(it);
+    PendingIrecv pending{};
+    if (d.open_irecvs_.take(request, pending)) {
+      post_event = pending.post_event;
+      post_seq = pending.seq;
     }
     d.add_recv(comm, sender, tag, bytes, post_event, post_seq);
     return OTF2_CALLBACK_SUCCESS;
@@ -238,8 +263,8 @@ class LocationDecoder {
   DecodedRecords& out_;
   EventRowBuffer& rows_;
   std::vector<Frame> stack_;
-  std::unordered_map<std::uint64_t, size_t> open_isends_;
-  std::unordered_map<std::uint64_t, PendingIrecv> open_irecvs_;
+  RequestTable<size_t> open_isends_;
+  RequestTable<PendingIrecv> open_irecvs_;
   std::unordered_map<std::uint32_t, std::uint64_t> collectives_on_comm_;
   OTF2_TimeStamp last_ticks_ = 0;
   TimeNs last_ns_ = 0;

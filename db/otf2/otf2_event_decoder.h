@@ -15,8 +15,10 @@
 #include <vector>
 
 #include "common/types.h"
+#include "otf2/huge_page_allocator.h"
 #include "otf2/otf2_archive.h"
 #include "otf2/otf2_process_layout.h"
+#include "store/records.h"
 
 namespace weft::db {
 
@@ -34,14 +36,8 @@ struct TickConverter {
   }
 };
 
-struct EventRow {
-  TimeNs start_ns;
-  TimeNs end_ns;
-  EventId id;
-  ProcessIndex process;
-  std::uint32_t region;
-  std::int32_t depth;
-};
+// Event rows are the store's records (db/store/records.h).
+using EventRow = EventRecord;
 
 struct SendRecord {
   std::uint64_t seq;          // record position at the sender: the MPI send order
@@ -85,9 +81,9 @@ struct CollectiveMemberRecord {
 
 // What the whole pass accumulates besides event rows.
 struct DecodedRecords {
-  std::vector<SendRecord> sends;
-  std::vector<RecvRecord> recvs;
-  std::vector<CollectiveMemberRecord> collective_members;
+  BigVector<SendRecord> sends;  // by sending process, then time
+  BigVector<RecvRecord> recvs;  // by receiving process, then completion time
+  BigVector<CollectiveMemberRecord> collective_members;
   std::uint64_t records = 0;          // every OTF2 event record read
   std::uint64_t handled_records = 0;  // records weft used
   std::uint64_t unclosed_regions = 0;

@@ -1,6 +1,7 @@
 #include "otf2/otf2_importer.h"
 
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 
 #include <algorithm>
@@ -15,7 +16,11 @@
 #include "otf2/otf2_location_reader.h"
 #include "otf2/otf2_process_layout.h"
 #include "store/atomic_output.h"
+#include "otf2/event_pipeline.h"
+#include "otf2/prefaulter.h"
 #include "store/batch_insert.h"
+#include "store/block_codec.h"
+#include "store/block_writer.h"
 #include "store/event_buckets.h"
 #include "store/schema.h"
 #include "store/sqlite.h"
@@ -27,21 +32,8 @@ namespace {
 // and journaling buy nothing: a failed import deletes the file anyway.
 void apply_bulk_load_pragmas(Database& db) {
   db.exec(
-      "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
+      "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
       "PRAGMA cache_size=-65536; PRAGMA temp.cache_size=-65536;");
-}
-
-// weft_bucket(start_ns, end_ns, shift): the events table key (event_buckets.h),
-// so that the staged rows can be copied in key order with one INSERT ... SELECT.
-void sql_bucket_key(sqlite3_context* ctx, int, sqlite3_value** argv) {
-  sqlite3_result_int64(ctx, bucket_key(sqlite3_value_int64(argv[0]), sqlite3_value_int64(argv[1]),
-                                       static_cast<int>(sqlite3_value_int64(argv[2]))));
-}
-
-void register_bucket_function(Database& db) {
-  if (sqlite3_create_function(db.handle(), "weft_bucket", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-                              nullptr, sql_bucket_key, nullptr, nullptr) != SQLITE_OK)
-    db.fail("cannot register weft_bucket");
 }
 
 std::string absolute_path(const std::string& path) {
@@ -139,108 +131,36 @@ void write_processes(Database& db, const ProcessLayout& layout, size_t first,
 }
 
 std::int64_t or_null(std::int64_t v) { return v < 0 ? kSqlNull : v; }
-std::int64_t time_or_null(TimeNs t) { return t == kNoTime ? kSqlNull : t; }
 
-void write_messages(Database& db, const MatchedMessages& matched) {
-  BatchInserter insert(db, "messages", "", 12);
-  std::int64_t id = 0;
-  for (const MessageRow& m : matched.rows) {
-    std::array<std::int64_t, 12> row{id++,
-                                     or_null(m.src),
-                                     or_null(m.dst),
-                                     m.comm,
-                                     m.tag,
-                                     static_cast<std::int64_t>(m.bytes),
-                                     or_null(m.send_event),
-                                     or_null(m.send_done_event),
-                                     or_null(m.recv_post_event),
-                                     or_null(m.recv_event),
-                                     time_or_null(m.send_ns),
-                                     time_or_null(m.recv_ns)};
-    insert.add(row);
-  }
-  insert.flush();
-}
-
+// One collectives row and one packed member block per instance.
 void write_collectives(Database& db, const std::vector<CollectiveRow>& rows,
-                       const std::vector<CollectiveMemberRecord>& members) {
+                       const BigVector<CollectiveMemberRecord>& members) {
   BatchInserter collectives(db, "collectives", "", 7);
-  BatchInserter member_rows(db, "collective_members", "", 7);
+  Statement member_block = db.prepare("INSERT INTO collective_member_blocks VALUES(?1, ?2, ?3)");
+  std::vector<PackedCollectiveMember> packed;
+  std::vector<std::uint8_t> blob;
   std::int64_t id = 0;
   for (const CollectiveRow& c : rows) {
     std::array<std::int64_t, 7> row{id, c.comm, c.region, or_null(c.root),
                                     c.begin_ns, c.end_ns, c.members};
     collectives.add(row);
+    packed.clear();
     for (std::uint32_t k = 0; k < c.members; ++k) {
       const CollectiveMemberRecord& m = members[c.first_member + k];
-      std::array<std::int64_t, 7> mrow{id, m.process, or_null(m.event), m.start_ns, m.end_ns,
-                                       static_cast<std::int64_t>(m.bytes_sent),
-                                       static_cast<std::int64_t>(m.bytes_received)};
-      member_rows.add(mrow);
+      packed.push_back({{id, m.process, m.event < 0 ? kNullRef : m.event, m.start_ns, m.end_ns},
+                        static_cast<std::int64_t>(m.bytes_sent),
+                        static_cast<std::int64_t>(m.bytes_received)});
     }
+    blob.clear();
+    encode_member_block(packed, blob);
+    member_block.bind(1, id);
+    member_block.bind(2, static_cast<std::int64_t>(packed.size()));
+    member_block.bind_blob_static(3, blob.data(), blob.size());
+    member_block.run();
     ++id;
   }
   collectives.flush();
-  member_rows.flush();
 }
-
-// Loads event rows into the time-clustered events table.
-//
-// Two ways, chosen by what the definitions tell us:
-// - direct: when the clock properties give the trace length, the bucket shift
-//   is known up front and rows go straight into events (location by location,
-//   so at scattered positions of the tree);
-// - staged: otherwise rows are appended to a plain rowid table in arrival
-//   order and copied into events in key order once the trace end is known.
-// Measured on jacobi-cpu-2 (10 locations, 110K rows, 2 cores): direct 0.114 s
-// and 3.95 MB; staged 0.070 s + 0.079 s for the ordered copy and 4.03 MB. So
-// direct is the default; at thousands of locations the scattered inserts may
-// tip the balance (not measured yet: no large archive was available).
-class EventTableLoader {
- public:
-  EventTableLoader(Database& db, TimeNs trace_length_ns)
-      : db_(db),
-        direct_(trace_length_ns > 0),
-        shift_(direct_ ? choose_bucket_shift(trace_length_ns) : 0),
-        insert_(db, direct_ ? "events" : "temp.event_stage", "", direct_ ? 7 : 6) {}
-
-  static void create_staging_table(Database& db) {
-    db.exec(
-        "CREATE TEMP TABLE event_stage(process INTEGER, start_ns INTEGER, id INTEGER,"
-        " end_ns INTEGER, region INTEGER, depth INTEGER)");
-  }
-
-  void add(std::span<const EventRow> rows) {
-    for (const EventRow& r : rows) {
-      if (direct_) {
-        std::array<std::int64_t, 7> row{bucket_key(r.start_ns, r.end_ns, shift_),
-                                        r.process, r.start_ns, r.id, r.end_ns, r.region, r.depth};
-        insert_.add(row);
-      } else {
-        std::array<std::int64_t, 6> row{r.process, r.start_ns, r.id, r.end_ns, r.region, r.depth};
-        insert_.add(row);
-      }
-    }
-  }
-
-  // Returns the bucket shift the events table was written with.
-  int finish(TimeNs trace_end_ns) {
-    insert_.flush();
-    if (direct_) return shift_;
-    shift_ = choose_bucket_shift(trace_end_ns);
-    db_.exec("INSERT INTO events SELECT weft_bucket(start_ns, end_ns, " + std::to_string(shift_) +
-             ") AS b, process, start_ns, id, end_ns, region, depth FROM temp.event_stage "
-             "ORDER BY b, process, start_ns, id");
-    db_.exec("DELETE FROM temp.event_stage");
-    return shift_;
-  }
-
- private:
-  Database& db_;
-  bool direct_;
-  int shift_;
-  BatchInserter insert_;
-};
 
 std::string warn_unmatched(const MatchedMessages& m) {
   return std::to_string(m.unmatched_sends) + " unmatched send(s) and " +
@@ -248,10 +168,27 @@ std::string warn_unmatched(const MatchedMessages& m) {
          " unmatched receive(s) kept with NULLs on the missing side";
 }
 
+// WEFT_IMPORT_TIMING=1 prints the time of each import phase to stderr.
+class PhaseTimer {
+ public:
+  PhaseTimer() : enabled_(std::getenv("WEFT_IMPORT_TIMING") != nullptr) {}
+  void mark(const char* phase) {
+    if (!enabled_) return;
+    auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "%-22s %7.3f s\n", phase, std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  bool enabled_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 }  // namespace
 
 ImportSummary import_otf2(const ImportOptions& options) {
   auto started = std::chrono::steady_clock::now();
+  PhaseTimer timer;
   Otf2Archive archive(options.trace_path);
   Otf2Definitions defs = read_global_definitions(archive);
   if (defs.locations.empty()) throw Error(options.trace_path, "the archive has no locations");
@@ -268,10 +205,8 @@ ImportSummary import_otf2(const ImportOptions& options) {
   {
     Database db(output.temp_path(), Database::Mode::ReadWrite);
     apply_bulk_load_pragmas(db);
-    register_bucket_function(db);
     Transaction tx(db);
     create_tables(db);
-    EventTableLoader::create_staging_table(db);
     write_regions(db, defs);
     write_communicators(db, layout);
 
@@ -286,46 +221,97 @@ ImportSummary import_otf2(const ImportOptions& options) {
     progress.locations_total = count;
     open_location_files(archive, locations.data(), locations.size());
 
+    // The bucket shift: blocks of about kTargetEventsPerBlock events, from the
+    // trace length and the record counts of the definitions (an event is at
+    // least two records). Without a trace length the rows are staged until
+    // the end is known.
     TickConverter ticks{defs.timer_resolution, defs.global_offset};
-    EventTableLoader events(db, TickConverter{defs.timer_resolution, 0}.to_ns(defs.trace_length));
-    EventRowBuffer rows([&](std::span<const EventRow> batch) { events.add(batch); });
+    const TimeNs trace_length = TickConverter{defs.timer_resolution, 0}.to_ns(defs.trace_length);
+    const auto events_per_process =
+        static_cast<std::int64_t>(progress.records_total / 2 / count);
+    const int direct_shift =
+        trace_length > 0 ? choose_block_shift(trace_length, events_per_process) : -1;
+
     DecodedRecords decoded;
+    // Send and receive records: about one per four records in MPI codes;
+    // reserving up front avoids regrowing (and refaulting) a vector of
+    // hundreds of MB.
+    decoded.sends.reserve(progress.records_total / 8);
+    decoded.recvs.reserve(progress.records_total / 8);
     std::vector<ProcessCounts> counts(count);
     EventId next_event = 0;
-    for (size_t i = 0; i < count; ++i) {
-      const ProcessInfo& info = layout.processes[first + i];
-      std::uint64_t done_before = progress.records_done;
-      LocationSummary s = decode_location(
-          archive, layout, static_cast<ProcessIndex>(first + i), next_event, ticks, decoded, rows,
-          [&](std::uint64_t done) {
-            progress.records_done = done_before + done;
-            if (options.progress) options.progress(progress);
-          });
-      if (info.expected_records != 0 && s.records < info.expected_records)
-        throw Error(archive.location_file(info.location_ref, ".evt"),
-                    "truncated event file: " + std::to_string(s.records) + " records, the definitions promise " +
-                        std::to_string(info.expected_records));
-      counts[i] = {next_event, s.events, s.records};
-      next_event += s.events;
-      progress.records_done = done_before + s.records;
-      ++progress.locations_done;
-      if (options.progress) options.progress(progress);
+    int max_level = 0;
+    int shift = direct_shift;
+    decoded.collective_members.reserve(progress.records_total / 32);
+    {
+      // The writer thread faults in the record arrays ahead of the decoder.
+      Prefaulter prefaulter;
+      auto publish = [&prefaulter](std::size_t slot, const auto& records) {
+        using Record = typename std::decay_t<decltype(records)>::value_type;
+        prefaulter.publish(slot, records.data(), records.size() * sizeof(Record),
+                           records.capacity() * sizeof(Record));
+      };
+      auto publish_all = [&] {
+        publish(0, decoded.sends);
+        publish(1, decoded.recvs);
+        publish(2, decoded.collective_members);
+      };
+      publish_all();
+      EventPipeline pipeline(db, direct_shift, [&prefaulter] { prefaulter.populate_ahead(); });
+      ProcessIndex current = 0;
+      EventRowBuffer rows([&](std::span<const EventRow> batch) {
+        publish_all();
+        pipeline.add(current, batch);
+      });
+      for (size_t i = 0; i < count; ++i) {
+        const ProcessInfo& info = layout.processes[first + i];
+        current = static_cast<ProcessIndex>(first + i);
+        std::uint64_t done_before = progress.records_done;
+        LocationSummary s = decode_location(
+            archive, layout, current, next_event, ticks, decoded, rows,
+            [&](std::uint64_t done) {
+              progress.records_done = done_before + done;
+              if (options.progress) options.progress(progress);
+            });
+        if (info.expected_records != 0 && s.records < info.expected_records)
+          throw Error(archive.location_file(info.location_ref, ".evt"),
+                      "truncated event file: " + std::to_string(s.records) + " records, the definitions promise " +
+                          std::to_string(info.expected_records));
+        rows.flush();
+        publish_all();
+        pipeline.end_process(current);
+        counts[i] = {next_event, s.events, s.records};
+        next_event += s.events;
+        progress.records_done = done_before + s.records;
+        ++progress.locations_done;
+        if (options.progress) options.progress(progress);
+      }
+      close_location_files(archive);
+      timer.mark("decode");
+      if (shift < 0) shift = choose_block_shift(decoded.trace_end_ns, static_cast<std::int64_t>(decoded.records / 2 / count));
+      max_level = pipeline.finish(shift);
+      timer.mark("event blocks drained");
     }
-    rows.flush();
-    close_location_files(archive);
 
-    int shift = events.finish(decoded.trace_end_ns);
     write_processes(db, layout, first, counts);
     MatchedMessages matched = match_messages(decoded.sends, decoded.recvs);
-    write_messages(db, matched);
+    timer.mark("match messages");
+    MessageBlockWriter message_blocks(db, shift);
+    for_each_owner_messages(decoded.sends, decoded.recvs, matched,
+                            [&](std::int64_t owner, std::span<MessageRecord> messages) {
+                              message_blocks.write(owner, messages);
+                            });
+    timer.mark("message blocks");
     std::vector<CollectiveRow> collectives = group_collectives(decoded.collective_members);
     write_collectives(db, collectives, decoded.collective_members);
+    timer.mark("collectives");
     create_indexes(db);
+    timer.mark("indexes");
 
     summary.processes = count;
     summary.records = decoded.records;
     summary.events = static_cast<std::uint64_t>(next_event);
-    summary.messages = matched.rows.size();
+    summary.messages = matched.count();
     summary.unmatched_sends = matched.unmatched_sends;
     summary.unmatched_recvs = matched.unmatched_recvs;
     summary.collectives = collectives.size();
@@ -333,8 +319,6 @@ ImportSummary import_otf2(const ImportOptions& options) {
     summary.unknown_records = decoded.records - decoded.handled_records;
     summary.trace_end_ns = decoded.trace_end_ns;
 
-    int max_level = static_cast<int>(
-        db.query_int("SELECT max(bucket) FROM events", 0) / kBucketLevelStride);
     MetaWriter meta(db);
     meta.put("schema_version", std::int64_t{kSchemaVersion});
     meta.put("weft_version", options.weft_version);
@@ -359,13 +343,18 @@ ImportSummary import_otf2(const ImportOptions& options) {
     meta.put("count_unknown_records", summary.unknown_records);
     tx.commit();
     db.set_user_version(kSchemaVersion);
-    if (options.before_publish) options.before_publish(db);
+    timer.mark("commit");
+    if (options.before_publish) {
+      options.before_publish(db);
+      timer.mark("before publish (analysis)");
+    }
   }
   output.commit();
+  timer.mark("close, rename");
 
   if (summary.unmatched_sends || summary.unmatched_recvs)
     summary.warnings.push_back(warn_unmatched(
-        {{}, summary.unmatched_sends, summary.unmatched_recvs, 0}));
+        MatchedMessages{{}, {}, summary.unmatched_sends, summary.unmatched_recvs, 0}));
   if (summary.unclosed_regions)
     summary.warnings.push_back(std::to_string(summary.unclosed_regions) +
                                " region(s) never left, closed at their location's last timestamp");

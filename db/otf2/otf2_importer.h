@@ -2,9 +2,10 @@
 // `weft import`: one OTF2 archive → one .weft database (docs/schema.md).
 //
 // Locations are read one at a time with their own local event reader and
-// decoded in one pass; event rows are bulk-loaded into a staging table and
-// copied into the time-clustered events table in key order at the end;
-// messages and collectives are matched in memory after the last location.
+// decoded in one pass on the calling thread; a writer thread packs each
+// process's events into time-bucketed blocks and writes them while decoding
+// goes on (event_pipeline.h); messages and collectives are matched in memory
+// after the last location and written as blocks too.
 // The output appears atomically (db/store/atomic_output.h).
 #include <cstdint>
 #include <functional>

@@ -20,34 +20,29 @@ CREATE TABLE communicators(
 CREATE TABLE comm_members(
   comm INTEGER NOT NULL, rank INTEGER NOT NULL, process INTEGER NOT NULL,
   PRIMARY KEY(comm, rank)) WITHOUT ROWID;
-CREATE TABLE events(
-  bucket   INTEGER NOT NULL,
-  process  INTEGER NOT NULL,
-  start_ns INTEGER NOT NULL,
-  id       INTEGER NOT NULL,
-  end_ns   INTEGER NOT NULL,
-  region   INTEGER NOT NULL,
-  depth    INTEGER NOT NULL,
-  PRIMARY KEY(bucket, process, start_ns, id)) WITHOUT ROWID;
-CREATE TABLE messages(
-  id INTEGER PRIMARY KEY, src INTEGER, dst INTEGER, comm INTEGER NOT NULL, tag INTEGER NOT NULL,
-  bytes INTEGER NOT NULL, send_event INTEGER, send_done_event INTEGER, recv_post_event INTEGER,
-  recv_event INTEGER, send_ns INTEGER, recv_ns INTEGER);
+CREATE TABLE event_blocks(
+  bucket INTEGER NOT NULL, process INTEGER NOT NULL, part INTEGER NOT NULL,
+  count INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+  first_id INTEGER NOT NULL, last_id INTEGER NOT NULL, data BLOB NOT NULL,
+  PRIMARY KEY(bucket, process, part)) WITHOUT ROWID;
+CREATE TABLE message_blocks(
+  bucket INTEGER NOT NULL, process INTEGER NOT NULL, part INTEGER NOT NULL,
+  count INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+  first_id INTEGER NOT NULL, last_id INTEGER NOT NULL, data BLOB NOT NULL,
+  PRIMARY KEY(bucket, process, part)) WITHOUT ROWID;
 CREATE TABLE collectives(
   id INTEGER PRIMARY KEY, comm INTEGER NOT NULL, region INTEGER NOT NULL, root INTEGER,
   begin_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, members INTEGER NOT NULL);
-CREATE TABLE collective_members(
-  collective INTEGER NOT NULL, process INTEGER NOT NULL, event INTEGER,
-  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
-  bytes_sent INTEGER NOT NULL, bytes_received INTEGER NOT NULL,
-  PRIMARY KEY(collective, process)) WITHOUT ROWID;
+CREATE TABLE collective_member_blocks(
+  collective INTEGER PRIMARY KEY, count INTEGER NOT NULL, data BLOB NOT NULL);
 )sql");
 }
 
 void create_indexes(Database& db) {
   db.exec(R"sql(
-CREATE INDEX messages_by_send ON messages(send_ns);
-CREATE INDEX collective_members_by_event ON collective_members(event);
+CREATE INDEX processes_by_first_event ON processes(first_event);
+CREATE INDEX event_blocks_by_process ON event_blocks(process, first_id);
+CREATE INDEX message_blocks_by_process ON message_blocks(process, first_id);
 )sql");
 }
 

@@ -10,7 +10,7 @@
 namespace weft::db {
 
 // PRAGMA user_version of the files this build writes and reads.
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 
 // Creates every table of the schema, without the secondary indexes: a bulk
 // load is several times faster without them (../shared/DESIGN.md), so the

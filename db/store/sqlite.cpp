@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "store/block_views.h"
+
 namespace weft::db {
 
 Database::Database(const std::string& path, Mode mode) : path_(path) {
@@ -19,6 +21,13 @@ Database::Database(const std::string& path, Mode mode) : path_(path) {
     throw Error(path, "cannot open database: " + msg);
   }
   sqlite3_extended_result_codes(db_, 1);
+  // The SQL views `events` and `messages` over the packed blocks.
+  if (register_block_views(db_) != SQLITE_OK) {
+    std::string msg = sqlite3_errmsg(db_);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw Error(path, "cannot register the block views: " + msg);
+  }
   // Readers may meet a writer (weft analyze) holding a lock briefly.
   sqlite3_busy_timeout(db_, 5000);
 }
@@ -93,6 +102,11 @@ void Statement::bind(int index, std::string_view value) {
 }
 void Statement::bind_null(int index) {
   if (sqlite3_bind_null(stmt_, index) != SQLITE_OK) db_->fail("bind failed");
+}
+
+void Statement::bind_blob_static(int index, const void* data, std::size_t size) {
+  if (sqlite3_bind_blob64(stmt_, index, data, size, SQLITE_STATIC) != SQLITE_OK)
+    db_->fail("bind failed");
 }
 
 bool Statement::step() {

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -56,6 +57,8 @@ class Statement {
   void bind(int index, double value);
   void bind(int index, std::string_view value);
   void bind_null(int index);
+  // The bytes must stay valid until the statement is stepped and reset.
+  void bind_blob_static(int index, const void* data, std::size_t size);
 
   // Returns true when a row is available, false when done.
   bool step();
@@ -67,6 +70,12 @@ class Statement {
   double column_double(int col) const { return sqlite3_column_double(stmt_, col); }
   bool column_is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
   std::string column_text(int col) const;
+  // Valid until the next step/reset.
+  std::span<const std::uint8_t> column_blob(int col) const {
+    const void* data = sqlite3_column_blob(stmt_, col);
+    int size = sqlite3_column_bytes(stmt_, col);
+    return {static_cast<const std::uint8_t*>(data), data ? static_cast<std::size_t>(size) : 0};
+  }
 
  private:
   const Database* db_ = nullptr;

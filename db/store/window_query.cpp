@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "store/block_codec.h"
 #include "store/event_buckets.h"
+#include "store/schema.h"
 
 namespace weft::db {
 
 namespace {
-
-constexpr int kSchemaVersion = 1;
 
 // References above this are looked up by binary search instead of a dense table
 // (a region table with huge sparse references would otherwise waste memory).
@@ -26,21 +26,20 @@ Database open_weft_database(const std::string& path) {
   return db;
 }
 
-// The schema's overlap rule, one level per execution; ?1/?2 bucket range,
-// ?3 t0, ?4 t1, ?5 p0, ?6 p1.
+// The blocks of one level that can hold events overlapping the window: the
+// bucket range of the schema's overlap rule, narrowed by each block's span.
+// ?1/?2 bucket range, ?3 t0, ?4 t1, ?5 p0, ?6 p1.
 constexpr const char* kEventsSql =
-    "SELECT id, process, start_ns, end_ns, region, depth FROM events"
+    "SELECT process, data FROM event_blocks"
     " WHERE bucket BETWEEN ?1 AND ?2 AND end_ns >= ?3 AND start_ns <= ?4"
     " AND process BETWEEN ?5 AND ?6";
 
-// Uses messages_by_send: a message crossing [t0, t1] was sent at most
-// max_message_ns before t0. Only messages with both ends known can be drawn:
-// a side whose rank could not be translated has a NULL process.
+// A message crossing [t0, t1] was sent (its block's time) at most
+// max_message_ns before t0: one bucket range over every sender. ?1/?2 bucket
+// range, ?3 t0, ?4 t1.
 constexpr const char* kMessagesSql =
-    "SELECT id, src, dst, send_ns, recv_ns FROM messages"
-    " WHERE send_ns BETWEEN ?1 AND ?2 AND recv_ns >= ?3"
-    " AND src IS NOT NULL AND dst IS NOT NULL"
-    " AND ((src BETWEEN ?4 AND ?5) OR (dst BETWEEN ?4 AND ?5))";
+    "SELECT process, data FROM message_blocks"
+    " WHERE bucket BETWEEN ?1 AND ?2 AND end_ns >= ?3 AND start_ns <= ?4";
 
 }  // namespace
 
@@ -146,12 +145,19 @@ void WindowQuery::read_events(const Window& window, WindowEvents& out) {
     events_stmt_.bind(5, static_cast<std::int64_t>(window.p0));
     events_stmt_.bind(6, static_cast<std::int64_t>(window.p1));
     while (events_stmt_.step()) {
-      out.id.push_back(events_stmt_.column_int(0));
-      out.process.push_back(static_cast<ProcessIndex>(events_stmt_.column_int(1)));
-      out.start_ns.push_back(events_stmt_.column_int(2));
-      out.end_ns.push_back(events_stmt_.column_int(3));
-      out.region.push_back(regions_.index_of(events_stmt_.column_int(4)));
-      out.depth.push_back(static_cast<std::int32_t>(events_stmt_.column_int(5)));
+      event_scratch_.clear();
+      decode_event_block(events_stmt_.column_blob(1),
+                         static_cast<ProcessIndex>(events_stmt_.column_int(0)), event_scratch_,
+                         db_.path());
+      for (const EventRecord& e : event_scratch_) {
+        if (e.end_ns < window.t0 || e.start_ns > window.t1) continue;
+        out.id.push_back(e.id);
+        out.process.push_back(e.process);
+        out.start_ns.push_back(e.start_ns);
+        out.end_ns.push_back(e.end_ns);
+        out.region.push_back(regions_.index_of(e.region));
+        out.depth.push_back(e.depth);
+      }
     }
     events_stmt_.reset();
   }
@@ -160,17 +166,27 @@ void WindowQuery::read_events(const Window& window, WindowEvents& out) {
 void WindowQuery::read_messages(const Window& window, WindowMessages& out) {
   out.clear();
   if (window.t1 < window.t0 || window.p1 < window.p0) return;
-  messages_stmt_.bind(1, window.t0 - meta_.max_message_ns);
-  messages_stmt_.bind(2, window.t1);
+  const int shift = meta_.bucket_shift;
+  messages_stmt_.bind(1, std::max<TimeNs>(window.t0 - meta_.max_message_ns, 0) >> shift);
+  messages_stmt_.bind(2, std::max<TimeNs>(window.t1, 0) >> shift);
   messages_stmt_.bind(3, window.t0);
-  messages_stmt_.bind(4, static_cast<std::int64_t>(window.p0));
-  messages_stmt_.bind(5, static_cast<std::int64_t>(window.p1));
+  messages_stmt_.bind(4, window.t1);
+  auto in_range = [&window](std::int64_t p) { return p >= window.p0 && p <= window.p1; };
   while (messages_stmt_.step()) {
-    out.id.push_back(messages_stmt_.column_int(0));
-    out.src.push_back(static_cast<ProcessIndex>(messages_stmt_.column_int(1)));
-    out.dst.push_back(static_cast<ProcessIndex>(messages_stmt_.column_int(2)));
-    out.send_ns.push_back(messages_stmt_.column_int(3));
-    out.recv_ns.push_back(messages_stmt_.column_int(4));
+    message_scratch_.clear();
+    decode_message_block(messages_stmt_.column_blob(1), messages_stmt_.column_int(0),
+                         message_scratch_, db_.path());
+    for (const MessageRecord& m : message_scratch_) {
+      // Only messages with both ends known can be drawn.
+      if (!m.has_send_ns || !m.has_recv_ns || m.src == kNullRef || m.dst == kNullRef) continue;
+      if (m.send_ns > window.t1 || m.recv_ns < window.t0) continue;
+      if (!in_range(m.src) && !in_range(m.dst)) continue;
+      out.id.push_back(m.id);
+      out.src.push_back(static_cast<ProcessIndex>(m.src));
+      out.dst.push_back(static_cast<ProcessIndex>(m.dst));
+      out.send_ns.push_back(m.send_ns);
+      out.recv_ns.push_back(m.recv_ns);
+    }
   }
   messages_stmt_.reset();
 }

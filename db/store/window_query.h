@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/types.h"
+#include "store/records.h"
 #include "store/sqlite.h"
 
 namespace weft::db {
@@ -113,6 +114,8 @@ class WindowQuery {
   RegionTable regions_;
   Statement events_stmt_;
   Statement messages_stmt_;
+  std::vector<EventRecord> event_scratch_;  // one decoded block, reused
+  std::vector<MessageRecord> message_scratch_;
 };
 
 }  // namespace weft::db

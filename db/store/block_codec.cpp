@@ -1,0 +1,240 @@
+#include "store/block_codec.h"
+
+#include "common/error.h"
+
+namespace weft::db {
+namespace {
+
+// Message flag bits (docs/schema.md).
+enum : std::uint8_t {
+  kHasSrc = 1,
+  kHasDst = 2,
+  kHasSendEvent = 4,
+  kHasSendDoneEvent = 8,
+  kHasRecvPostEvent = 16,
+  kHasRecvEvent = 32,
+  kHasSendNs = 64,
+  kHasRecvNs = 128,
+};
+
+// Differences are taken in unsigned arithmetic: they wrap instead of
+// overflowing, and the decoder's wrapping sum restores the exact value.
+inline std::uint64_t diff(std::int64_t value, std::int64_t previous) {
+  return static_cast<std::uint64_t>(value) - static_cast<std::uint64_t>(previous);
+}
+inline std::uint64_t zigzag(std::uint64_t d) {
+  auto v = static_cast<std::int64_t>(d);
+  return (d << 1) ^ static_cast<std::uint64_t>(v >> 63);
+}
+inline std::uint64_t unzigzag(std::uint64_t z) { return (z >> 1) ^ (~(z & 1) + 1); }
+inline std::int64_t add(std::int64_t previous, std::uint64_t d) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(previous) + d);
+}
+
+inline void put_varint(std::vector<std::uint8_t>& out, std::uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<std::uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<std::uint8_t>(v));
+}
+inline void put_delta(std::vector<std::uint8_t>& out, std::int64_t value, std::int64_t& previous) {
+  put_varint(out, zigzag(diff(value, previous)));
+  previous = value;
+}
+
+class Reader {
+ public:
+  Reader(std::span<const std::uint8_t> blob, const std::string& what)
+      : at_(blob.data()), end_(blob.data() + blob.size()), what_(what) {}
+
+  std::uint64_t varint() {
+    std::uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (at_ == end_) fail("truncated");
+      std::uint8_t b = *at_++;
+      // The tenth byte may carry only the 64th bit.
+      if (shift == 63 && b > 1) fail("varint overflows 64 bits");
+      v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+    }
+    fail("varint longer than 10 bytes");
+  }
+  std::int64_t delta(std::int64_t& previous) {
+    previous = add(previous, unzigzag(varint()));
+    return previous;
+  }
+  std::uint8_t byte() {
+    if (at_ == end_) fail("truncated");
+    return *at_++;
+  }
+  std::size_t left() const { return static_cast<std::size_t>(end_ - at_); }
+  [[noreturn]] void fail(const std::string& why) const { throw Error(what_, "corrupt block: " + why); }
+
+ private:
+  const std::uint8_t* at_;
+  const std::uint8_t* end_;
+  const std::string& what_;
+};
+
+std::uint64_t checked_count(Reader& in, std::size_t min_record_bytes) {
+  std::uint64_t count = in.varint();
+  if (count > in.left() / min_record_bytes)
+    in.fail("claims " + std::to_string(count) + " records in " + std::to_string(in.left()) +
+            " bytes");
+  return count;
+}
+
+}  // namespace
+
+std::uint64_t block_count(std::span<const std::uint8_t> blob, std::size_t min_record_bytes,
+                          const std::string& what) {
+  Reader in(blob, what);
+  return checked_count(in, min_record_bytes);
+}
+
+void encode_event_block(std::span<const EventRecord> events, std::vector<std::uint8_t>& out) {
+  put_varint(out, events.size());
+  std::int64_t start = 0, id = 0, region = 0;
+  for (const EventRecord& e : events) {
+    put_delta(out, e.start_ns, start);
+    put_varint(out, diff(e.end_ns, e.start_ns));
+    put_delta(out, e.id, id);
+    put_delta(out, e.region, region);
+    put_varint(out, static_cast<std::uint32_t>(e.depth));
+  }
+}
+
+void decode_event_block(std::span<const std::uint8_t> blob, ProcessIndex process,
+                        std::vector<EventRecord>& out, const std::string& what) {
+  Reader in(blob, what);
+  std::uint64_t count = checked_count(in, kMinEventBytes);
+  out.reserve(out.size() + count);
+  std::int64_t start = 0, id = 0, region = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    EventRecord e;
+    e.process = process;
+    e.start_ns = in.delta(start);
+    // end = start + duration must stay within int64 (durations may exceed
+    // INT64_MAX when start is negative).
+    std::uint64_t duration = in.varint();
+    std::uint64_t room = static_cast<std::uint64_t>(INT64_MAX) - static_cast<std::uint64_t>(e.start_ns);
+    if (duration > room) in.fail("event end overflows");
+    e.end_ns = add(e.start_ns, duration);
+    e.id = in.delta(id);
+    e.region = in.delta(region);
+    std::uint64_t depth = in.varint();
+    if (depth > static_cast<std::uint64_t>(INT32_MAX)) in.fail("depth out of range");
+    e.depth = static_cast<std::int32_t>(depth);
+    out.push_back(e);
+  }
+  if (in.left() != 0) in.fail("trailing bytes");
+}
+
+void encode_message_block(std::span<const MessageRecord> messages, std::int64_t owner,
+                          std::vector<std::uint8_t>& out) {
+  put_varint(out, messages.size());
+  std::int64_t id = 0, comm = 0, tag = 0, bytes = 0, time = 0;
+  std::int64_t send = 0, send_done = 0, recv_post = 0, recv = 0;
+  for (const MessageRecord& m : messages) {
+    std::uint8_t flags = (m.src != kNullRef ? kHasSrc : 0) | (m.dst != kNullRef ? kHasDst : 0) |
+                         (m.send_event != kNullRef ? kHasSendEvent : 0) |
+                         (m.send_done_event != kNullRef ? kHasSendDoneEvent : 0) |
+                         (m.recv_post_event != kNullRef ? kHasRecvPostEvent : 0) |
+                         (m.recv_event != kNullRef ? kHasRecvEvent : 0) |
+                         (m.has_send_ns ? kHasSendNs : 0) | (m.has_recv_ns ? kHasRecvNs : 0);
+    out.push_back(flags);
+    put_delta(out, m.id, id);
+    if (flags & kHasSrc) put_varint(out, zigzag(diff(m.src, owner)));
+    if (flags & kHasDst) put_varint(out, zigzag(diff(m.dst, owner)));
+    put_delta(out, m.comm, comm);
+    put_delta(out, m.tag, tag);
+    put_delta(out, m.bytes, bytes);
+    if (flags & kHasSendEvent) put_delta(out, m.send_event, send);
+    if (flags & kHasSendDoneEvent) put_delta(out, m.send_done_event, send_done);
+    if (flags & kHasRecvPostEvent) put_delta(out, m.recv_post_event, recv_post);
+    if (flags & kHasRecvEvent) put_delta(out, m.recv_event, recv);
+    if (m.has_send_ns) {
+      put_delta(out, m.send_ns, time);
+      if (m.has_recv_ns) put_varint(out, zigzag(diff(m.recv_ns, m.send_ns)));
+    } else if (m.has_recv_ns) {
+      put_delta(out, m.recv_ns, time);
+    }
+  }
+}
+
+void decode_message_block(std::span<const std::uint8_t> blob, std::int64_t owner,
+                          std::vector<MessageRecord>& out, const std::string& what) {
+  Reader in(blob, what);
+  std::uint64_t count = checked_count(in, kMinMessageBytes);
+  out.reserve(out.size() + count);
+  std::int64_t id = 0, comm = 0, tag = 0, bytes = 0, time = 0;
+  std::int64_t send = 0, send_done = 0, recv_post = 0, recv = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::uint8_t flags = in.byte();
+    MessageRecord m{};
+    m.id = in.delta(id);
+    m.src = (flags & kHasSrc) ? add(owner, unzigzag(in.varint())) : kNullRef;
+    m.dst = (flags & kHasDst) ? add(owner, unzigzag(in.varint())) : kNullRef;
+    m.comm = in.delta(comm);
+    m.tag = in.delta(tag);
+    m.bytes = in.delta(bytes);
+    m.send_event = (flags & kHasSendEvent) ? in.delta(send) : kNullRef;
+    m.send_done_event = (flags & kHasSendDoneEvent) ? in.delta(send_done) : kNullRef;
+    m.recv_post_event = (flags & kHasRecvPostEvent) ? in.delta(recv_post) : kNullRef;
+    m.recv_event = (flags & kHasRecvEvent) ? in.delta(recv) : kNullRef;
+    m.has_send_ns = flags & kHasSendNs;
+    m.has_recv_ns = flags & kHasRecvNs;
+    if (m.has_send_ns) {
+      m.send_ns = in.delta(time);
+      if (m.has_recv_ns) m.recv_ns = add(m.send_ns, unzigzag(in.varint()));
+    } else if (m.has_recv_ns) {
+      m.recv_ns = in.delta(time);
+    }
+    out.push_back(m);
+  }
+  if (in.left() != 0) in.fail("trailing bytes");
+}
+
+void encode_member_block(std::span<const PackedCollectiveMember> members,
+                         std::vector<std::uint8_t>& out) {
+  put_varint(out, members.size());
+  std::int64_t process = 0, event = 0, start = 0, sent = 0, received = 0;
+  for (const PackedCollectiveMember& p : members) {
+    const StoredCollectiveMember& m = p.member;
+    put_delta(out, m.process, process);
+    out.push_back(m.event != kNullRef ? 1 : 0);
+    if (m.event != kNullRef) put_delta(out, m.event, event);
+    put_delta(out, m.start_ns, start);
+    put_varint(out, zigzag(diff(m.end_ns, m.start_ns)));
+    put_delta(out, p.bytes_sent, sent);
+    put_delta(out, p.bytes_received, received);
+  }
+}
+
+void decode_member_block(std::span<const std::uint8_t> blob, std::int64_t collective,
+                         std::vector<PackedCollectiveMember>& out, const std::string& what) {
+  Reader in(blob, what);
+  std::uint64_t count = checked_count(in, kMinMemberBytes);
+  out.reserve(out.size() + count);
+  std::int64_t process = 0, event = 0, start = 0, sent = 0, received = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    PackedCollectiveMember p{};
+    StoredCollectiveMember& m = p.member;
+    m.collective = collective;
+    std::int64_t proc = in.delta(process);
+    if (proc < INT32_MIN || proc > INT32_MAX) in.fail("process out of range");
+    m.process = static_cast<ProcessIndex>(proc);
+    std::uint8_t has_event = in.byte();
+    if (has_event > 1) in.fail("bad member flags");
+    m.event = has_event ? in.delta(event) : kNullRef;
+    m.start_ns = in.delta(start);
+    m.end_ns = add(m.start_ns, unzigzag(in.varint()));
+    p.bytes_sent = in.delta(sent);
+    p.bytes_received = in.delta(received);
+    out.push_back(p);
+  }
+  if (in.left() != 0) in.fail("trailing bytes");
+}
+
+}  // namespace weft::db

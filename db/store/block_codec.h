@@ -1,0 +1,55 @@
+#pragma once
+// The byte format of the packed blocks in event_blocks.data and
+// message_blocks.data (docs/schema.md, "Block format").
+//
+// A block is a varint count followed by that many records, each field a
+// LEB128 varint, most of them zigzag-coded differences from the previous
+// record of the block, so that the sorted, repetitive columns of a trace cost
+// one or two bytes each. Decoding never trusts the blob: every read is bounds
+// checked, the claimed count is checked against the blob's size before
+// anything is allocated, and any inconsistency throws weft::Error.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "store/records.h"
+
+namespace weft::db {
+
+// The smallest encoding of one record (every field one byte): a count larger
+// than blob_size / this is a corrupt blob.
+constexpr std::size_t kMinEventBytes = 5;
+constexpr std::size_t kMinMessageBytes = 5;
+
+// Appends the encoding of `events` (one process, sorted by start_ns then id)
+// to `out`. The process is not stored in the blob (it is the row's column).
+void encode_event_block(std::span<const EventRecord> events, std::vector<std::uint8_t>& out);
+
+// Appends the decoded events of `blob` to `out`, each with process `process`.
+// Throws weft::Error (naming `what`) for a truncated or corrupt blob.
+void decode_event_block(std::span<const std::uint8_t> blob, ProcessIndex process,
+                        std::vector<EventRecord>& out, const std::string& what = "event block");
+
+// Messages owned by `owner` (message_owner()), in any order; ids ascending
+// gives the smallest blobs.
+void encode_message_block(std::span<const MessageRecord> messages, std::int64_t owner,
+                          std::vector<std::uint8_t>& out);
+void decode_message_block(std::span<const std::uint8_t> blob, std::int64_t owner,
+                          std::vector<MessageRecord>& out,
+                          const std::string& what = "message block");
+
+// The members of one collective instance (collective_member_blocks.data);
+// the collective id is the row's, not stored in the blob.
+constexpr std::size_t kMinMemberBytes = 6;
+void encode_member_block(std::span<const PackedCollectiveMember> members,
+                         std::vector<std::uint8_t>& out);
+void decode_member_block(std::span<const std::uint8_t> blob, std::int64_t collective,
+                         std::vector<PackedCollectiveMember>& out,
+                         const std::string& what = "collective member block");
+
+// The count a blob claims (its first varint), checked against its size.
+std::uint64_t block_count(std::span<const std::uint8_t> blob, std::size_t min_record_bytes,
+                          const std::string& what);
+
+}  // namespace weft::db

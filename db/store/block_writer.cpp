@@ -1,0 +1,139 @@
+#include "store/block_writer.h"
+
+#include <algorithm>
+#include <array>
+
+#include "store/block_codec.h"
+#include "store/event_buckets.h"
+
+namespace weft::db {
+namespace {
+
+bool by_start(const EventRecord& a, const EventRecord& b) {
+  return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.id < b.id;
+}
+
+std::int32_t take_part(std::vector<std::int32_t>& next_part, std::int64_t index) {
+  auto i = static_cast<std::size_t>(std::max<std::int64_t>(index, 0));
+  if (i >= next_part.size()) next_part.resize(i + 1, 0);
+  return next_part[i]++;
+}
+
+}  // namespace
+
+std::int64_t message_bucket(const MessageRecord& m, int shift) {
+  return std::max<TimeNs>(message_time(m), 0) >> shift;
+}
+
+EventBlockWriter::EventBlockWriter(Database& db, int shift)
+    : insert_(db.prepare("INSERT INTO event_blocks VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
+      shift_(shift) {}
+
+void EventBlockWriter::write(ProcessIndex process, std::span<EventRecord> events) {
+  if (events.empty()) return;
+  // Within a process ids follow Enter order, so the importer's events are
+  // nearly in start order already; sorting is the fallback for other writers.
+  if (!std::is_sorted(events.begin(), events.end(), by_start))
+    std::sort(events.begin(), events.end(), by_start);
+
+  // Stable counting sort by level: within a level, buckets grow with start, so
+  // each level becomes a sequence of (bucket, start, id)-ordered runs.
+  std::array<std::size_t, kMaxBucketLevel + 2> first{};
+  for (const EventRecord& e : events) ++first[static_cast<std::size_t>(bucket_level(e.end_ns - e.start_ns, shift_)) + 1];
+  for (std::size_t l = 1; l < first.size(); ++l) first[l] += first[l - 1];
+  by_level_.resize(events.size());
+  std::array<std::size_t, kMaxBucketLevel + 1> at{};
+  std::copy(first.begin(), first.end() - 1, at.begin());
+  for (const EventRecord& e : events)
+    by_level_[at[static_cast<std::size_t>(bucket_level(e.end_ns - e.start_ns, shift_))]++] = e;
+
+  std::int32_t part = take_part(next_part_, process);
+  for (std::size_t i = 0; i < by_level_.size();) {
+    std::int64_t bucket = bucket_key(by_level_[i].start_ns, by_level_[i].end_ns, shift_);
+    std::size_t j = i + 1;
+    while (j < by_level_.size() &&
+           bucket_key(by_level_[j].start_ns, by_level_[j].end_ns, shift_) == bucket)
+      ++j;
+    max_level_ = std::max(max_level_, static_cast<int>(bucket / kBucketLevelStride));
+    blob_.clear();
+    std::span<const EventRecord> run(by_level_.data() + i, j - i);
+    encode_event_block(run, blob_);
+    TimeNs end = run.front().end_ns;
+    EventId min_id = run.front().id, max_id = run.front().id;
+    for (const EventRecord& e : run) {
+      end = std::max(end, e.end_ns);
+      min_id = std::min(min_id, e.id);
+      max_id = std::max(max_id, e.id);
+    }
+    insert_.bind(1, bucket);
+    insert_.bind(2, static_cast<std::int64_t>(process));
+    insert_.bind(3, static_cast<std::int64_t>(part));
+    insert_.bind(4, static_cast<std::int64_t>(run.size()));
+    insert_.bind(5, run.front().start_ns);
+    insert_.bind(6, end);
+    insert_.bind(7, min_id);
+    insert_.bind(8, max_id);
+    insert_.bind_blob_static(9, blob_.data(), blob_.size());
+    insert_.run();
+    ++blocks_written_;
+    i = j;
+  }
+  events_written_ += static_cast<std::int64_t>(events.size());
+}
+
+MessageBlockWriter::MessageBlockWriter(Database& db, int shift)
+    : insert_(db.prepare("INSERT INTO message_blocks VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
+      shift_(shift) {}
+
+void MessageBlockWriter::write(std::int64_t owner, std::span<MessageRecord> messages) {
+  if (messages.empty()) return;
+  auto key = [this](const MessageRecord& m) { return std::make_pair(message_bucket(m, shift_), m.id); };
+  auto less = [&](const MessageRecord& a, const MessageRecord& b) { return key(a) < key(b); };
+  if (!std::is_sorted(messages.begin(), messages.end(), less))
+    std::sort(messages.begin(), messages.end(), less);
+  std::int32_t part = take_part(next_part_, owner + 1);
+  for (std::size_t i = 0; i < messages.size();) {
+    std::int64_t bucket = message_bucket(messages[i], shift_);
+    std::size_t j = i + 1;
+    while (j < messages.size() && message_bucket(messages[j], shift_) == bucket) ++j;
+    std::span<const MessageRecord> run(messages.data() + i, j - i);
+    blob_.clear();
+    encode_message_block(run, owner, blob_);
+    TimeNs first = message_time(run.front()), last = first;
+    std::int64_t min_id = run.front().id, max_id = run.front().id;
+    for (const MessageRecord& m : run) {
+      first = std::min(first, message_time(m));
+      last = std::max(last, m.has_recv_ns ? m.recv_ns : message_time(m));
+      if (m.has_send_ns && m.has_recv_ns) max_message_ns_ = std::max(max_message_ns_, m.recv_ns - m.send_ns);
+      min_id = std::min(min_id, m.id);
+      max_id = std::max(max_id, m.id);
+    }
+    insert_.bind(1, bucket);
+    insert_.bind(2, owner);
+    insert_.bind(3, static_cast<std::int64_t>(part));
+    insert_.bind(4, static_cast<std::int64_t>(run.size()));
+    insert_.bind(5, first);
+    insert_.bind(6, last);
+    insert_.bind(7, min_id);
+    insert_.bind(8, max_id);
+    insert_.bind_blob_static(9, blob_.data(), blob_.size());
+    insert_.run();
+    i = j;
+  }
+  messages_written_ += static_cast<std::int64_t>(messages.size());
+}
+
+void MessageBlockWriter::write_any(std::span<MessageRecord> messages) {
+  std::stable_sort(messages.begin(), messages.end(), [](const MessageRecord& a, const MessageRecord& b) {
+    return message_owner(a) < message_owner(b);
+  });
+  for (std::size_t i = 0; i < messages.size();) {
+    std::int64_t owner = message_owner(messages[i]);
+    std::size_t j = i + 1;
+    while (j < messages.size() && message_owner(messages[j]) == owner) ++j;
+    write(owner, messages.subspan(i, j - i));
+    i = j;
+  }
+}
+
+}  // namespace weft::db

@@ -1,0 +1,72 @@
+#pragma once
+// Writers of the packed event and message blocks (docs/schema.md). The
+// importer and the test database builder both write through these, so the
+// block rule (bucket, order inside a block, parts) lives in one place.
+//
+// Neither writer prepares or steps anything per record: a call sorts what it
+// is given (usually already sorted: then it only checks), cuts it into
+// (bucket, process) runs and inserts one row per run.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "store/records.h"
+#include "store/sqlite.h"
+
+namespace weft::db {
+
+class EventBlockWriter {
+ public:
+  // `shift` is meta.bucket_shift (event_buckets.h).
+  EventBlockWriter(Database& db, int shift);
+
+  // Writes events of one process. `events` is reordered in place. A process
+  // may be written in several calls (a long location is flushed in pieces to
+  // bound memory); each call adds new parts, so a (bucket, process) can have
+  // several block rows.
+  void write(ProcessIndex process, std::span<EventRecord> events);
+
+  int max_level() const { return max_level_; }
+  std::int64_t events_written() const { return events_written_; }
+  std::int64_t blocks_written() const { return blocks_written_; }
+
+ private:
+  void write_block(ProcessIndex process, std::int64_t bucket, std::span<const EventRecord> run);
+
+  Statement insert_;
+  int shift_;
+  int max_level_ = 0;
+  std::int64_t events_written_ = 0;
+  std::int64_t blocks_written_ = 0;
+  std::vector<std::int32_t> next_part_;  // by process
+  std::vector<EventRecord> by_level_;
+  std::vector<std::uint8_t> blob_;
+};
+
+class MessageBlockWriter {
+ public:
+  MessageBlockWriter(Database& db, int shift);
+
+  // Writes messages all owned by `owner` (message_owner()). Reordered in place.
+  void write(std::int64_t owner, std::span<MessageRecord> messages);
+  // Writes messages of any owners (sorts them by owner first).
+  void write_any(std::span<MessageRecord> messages);
+
+  TimeNs max_message_ns() const { return max_message_ns_; }
+  std::int64_t messages_written() const { return messages_written_; }
+
+ private:
+  void write_block(std::int64_t owner, std::int64_t bucket, std::span<const MessageRecord> run);
+
+  Statement insert_;
+  int shift_;
+  TimeNs max_message_ns_ = 0;
+  std::int64_t messages_written_ = 0;
+  std::vector<std::int32_t> next_part_;  // by owner + 1
+  std::vector<std::uint8_t> blob_;
+};
+
+// The block key of a message: its time's level-0 bucket.
+std::int64_t message_bucket(const MessageRecord& m, int shift);
+
+}  // namespace weft::db
