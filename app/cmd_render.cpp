@@ -1,5 +1,6 @@
 // `weft render`: one frame of a view, rendered with no display (EGL
-// surfaceless + an offscreen framebuffer) and written as a PNG.
+// surfaceless + an offscreen framebuffer) and written as a PNG. The frame is
+// drawn by the same code as the window (timeline_frame.h).
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 
@@ -12,6 +13,7 @@
 
 #include "app/commands.h"
 #include "app/imgui_session.h"
+#include "app/logical_data.h"
 #include "app/timeline_data.h"
 #include "app/timeline_frame.h"
 #include "app/timeline_panel.h"
@@ -20,6 +22,7 @@
 #include "headless_context.h"
 #include "png_writer.h"
 #include "store/window_query.h"
+#include "structure/logical_window.h"
 #include "timeline_renderer.h"
 
 namespace weft::app {
@@ -30,39 +33,63 @@ struct RenderOptions {
   std::string database;
   std::string view = "physical";
   std::string out;
-  int width = 1600;
-  int height = 900;
-  std::string from;  // a time (see parse_time_option); empty: trace start
-  std::string to;    // empty: trace end
-  std::string processes;  // "A-B" or "A"; empty: all
+  std::string size = "1600x900";
+  std::string time;   // "A:B" (see parse_time_option); empty: the whole run
+  std::string steps;  // "A:B" global steps; empty: all
+  std::string procs;  // "A:B", "A-B" or "A"; empty: all
+  std::string color = "lateness";
 };
 
-struct ProcessRange {
-  ProcessIndex first;
-  ProcessIndex last;
+struct Size {
+  int width;
+  int height;
 };
 
-ProcessRange parse_process_range(const std::string& text, std::size_t count) {
-  if (count == 0) throw Error("--processes: the trace has no processes");
-  if (text.empty()) return {0, static_cast<ProcessIndex>(count - 1)};
-  long long first = 0;
-  long long last = 0;
+Size parse_size(const std::string& text) {
+  int width = 0;
+  int height = 0;
   int consumed = 0;
-  if (std::sscanf(text.c_str(), "%lld-%lld%n", &first, &last, &consumed) == 2 &&
-      static_cast<std::size_t>(consumed) == text.size()) {
-  } else if (std::sscanf(text.c_str(), "%lld%n", &first, &consumed) == 1 &&
-             static_cast<std::size_t>(consumed) == text.size()) {
-    last = first;
-  } else {
-    throw Error("--processes: expected A-B or A, got '" + text + "'");
-  }
-  if (first < 0 || last < first || last >= static_cast<long long>(count))
-    throw Error("--processes: " + text + " is not a range within 0-" +
-                std::to_string(count - 1));
-  return {static_cast<ProcessIndex>(first), static_cast<ProcessIndex>(last)};
+  if (std::sscanf(text.c_str(), "%dx%d%n", &width, &height, &consumed) != 2 ||
+      static_cast<std::size_t>(consumed) != text.size())
+    throw Error("--size: expected WIDTHxHEIGHT such as 1600x900, got '" + text + "'");
+  if (width < 64 || height < 64 || width > 16384 || height > 16384)
+    throw Error("--size: " + text + " is outside 64x64 to 16384x16384");
+  return {width, height};
 }
 
-// "1500000" (ns), "250us", "1.5 ms", "2s" or "40%" (of the trace span).
+// "A:B" -> {A, B}; a single "A" -> {A, A}. `separators` lists what may split them.
+std::pair<std::string, std::string> split_range(const char* option, const std::string& text,
+                                                const char* separators) {
+  std::size_t at = text.find_first_of(separators, 1);
+  if (at == std::string::npos) return {text, text};
+  if (at == 0 || at + 1 >= text.size())
+    throw Error(std::string(option) + ": expected A:B, got '" + text + "'");
+  return {text.substr(0, at), text.substr(at + 1)};
+}
+
+std::int64_t parse_index(const char* option, const std::string& text) {
+  long long value = 0;
+  int consumed = 0;
+  if (std::sscanf(text.c_str(), "%lld%n", &value, &consumed) != 1 ||
+      static_cast<std::size_t>(consumed) != text.size())
+    throw Error(std::string(option) + ": expected a whole number, got '" + text + "'");
+  return value;
+}
+
+// An inclusive range of whole numbers within [0, count).
+std::pair<std::int64_t, std::int64_t> parse_index_range(const char* option, const std::string& text,
+                                                        std::int64_t count) {
+  if (count <= 0) throw Error(std::string(option) + ": there is nothing to choose from");
+  if (text.empty()) return {0, count - 1};
+  auto [a, b] = split_range(option, text, ":-");
+  std::int64_t first = parse_index(option, a);
+  std::int64_t last = parse_index(option, b);
+  if (first < 0 || last < first || last >= count)
+    throw Error(std::string(option) + ": " + text + " is not a range within 0:" +
+                std::to_string(count - 1));
+  return {first, last};
+}
+
 TimeNs parse_time_option(const char* option, const std::string& text, TimeNs trace_end_ns) {
   double value = 0;
   int consumed = 0;
@@ -84,59 +111,121 @@ TimeNs parse_time_option(const char* option, const std::string& text, TimeNs tra
   return static_cast<TimeNs>(std::llround(ns));
 }
 
-TimelineViewport requested_viewport(const RenderOptions& options, const TraceInfo& info,
-                                    const ProcessRange& rows) {
+TimelineViewport time_viewport(const RenderOptions& options, const TraceInfo& info) {
   const TimeNs end = info.meta.trace_end_ns;
   TimelineViewport viewport;
-  viewport.t0_ns = options.from.empty() ? 0.0 : static_cast<double>(parse_time_option("--from", options.from, end));
-  viewport.t1_ns = options.to.empty() ? static_cast<double>(end) : static_cast<double>(parse_time_option("--to", options.to, end));
-  if (viewport.t1_ns <= viewport.t0_ns)
-    throw Error("--from (" + std::to_string(static_cast<std::int64_t>(viewport.t0_ns)) +
-                " ns) must be before --to (" +
-                std::to_string(static_cast<std::int64_t>(viewport.t1_ns)) + " ns)");
-  viewport.row0 = rows.first;
-  viewport.row1 = static_cast<double>(rows.last) + 1.0;
+  viewport.t0_ns = 0;
+  viewport.t1_ns = static_cast<double>(std::max<TimeNs>(end, 1));
+  if (!options.time.empty()) {
+    auto [a, b] = split_range("--time", options.time, ":");
+    viewport.t0_ns = static_cast<double>(parse_time_option("--time", a, end));
+    viewport.t1_ns = static_cast<double>(parse_time_option("--time", b, end));
+    if (viewport.t1_ns <= viewport.t0_ns)
+      throw Error("--time: the start (" + a + ") must be before the end (" + b + ")");
+  }
   return viewport;
 }
 
-void render_physical_timeline(const RenderOptions& options) {
-  if (options.view != "physical")
-    throw Error("--view: unknown view '" + options.view + "' (available: physical)");
-  if (options.width < 64 || options.height < 64)
-    throw Error("--width/--height: at least 64 pixels each");
+void set_rows(const RenderOptions& options, const TraceInfo& info, TimelineViewport& viewport) {
+  auto [first, last] = parse_index_range("--procs", options.procs,
+                                         static_cast<std::int64_t>(info.processes.size()));
+  viewport.row0 = static_cast<double>(first);
+  viewport.row1 = static_cast<double>(last) + 1.0;
+}
 
+// Owns the headless GL context, framebuffer and ImGui frame of one image.
+class HeadlessFrame {
+ public:
+  explicit HeadlessFrame(Size size) : size_(size), framebuffer_(size.width, size.height), imgui_(16.0f) {
+    framebuffer_.bind();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(static_cast<float>(size.width), static_cast<float>(size.height));
+    io.DeltaTime = 1.0f / 60.0f;
+  }
+  void begin() {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    framebuffer_.bind();
+    begin_timeline_frame(size_.width, size_.height);
+  }
+  render::PixelRect area() const {
+    return {0, 0, static_cast<float>(size_.width), static_cast<float>(size_.height)};
+  }
+  void finish(const std::string& out) {
+    end_timeline_frame();
+    std::vector<std::uint8_t> pixels;
+    framebuffer_.read_rgba(pixels);
+    render::write_png(out, size_.width, size_.height, pixels);
+    std::printf("%s\n", out.c_str());
+  }
+  Size size() const { return size_; }
+
+ private:
+  Size size_;
+  render::HeadlessContext context_;  // first: everything below needs it current
+  render::Framebuffer framebuffer_;
+  ImGuiSession imgui_;
+};
+
+void render_physical(const RenderOptions& options, db::WindowQuery& query, const TraceInfo& info,
+                     Size size) {
+  if (!options.steps.empty()) throw Error("--steps: only the logical view has steps; use --time");
+  TimelineViewport viewport = time_viewport(options, info);
+  set_rows(options, info, viewport);
+
+  HeadlessFrame frame(size);
+  render::TimelineRenderer renderer;
+  TimelinePanel panel(info, TimelineAxis::Time, static_cast<double>(info.meta.trace_end_ns));
+  panel.set_title(physical_title(info));
+  panel.set_viewport(viewport);
+  auto data = std::make_unique<LoadedWindow>();
+  load_window(query, info, window_for_viewport(panel.viewport(), 0.0, info.processes.size()), *data);
+  renderer.upload(data->geometry);
+  frame.begin();
+  draw_physical_timeline(panel, renderer, info, data.get(), frame.area(), size.width, size.height, false);
+  frame.finish(options.out);
+}
+
+void render_logical(const RenderOptions& options, db::WindowQuery& query, const TraceInfo& info,
+                    Size size) {
+  if (!options.time.empty()) throw Error("--time: the logical view is in steps; use --steps");
+  const LogicalColor color = parse_logical_color(options.color);
+  db::LogicalWindowQuery steps(query.database());
+  const db::StructureFacts& facts = steps.facts();
+  TimelineViewport viewport;
+  auto [first, last] = parse_index_range("--steps", options.steps, facts.global_steps);
+  viewport.t0_ns = static_cast<double>(first);
+  viewport.t1_ns = static_cast<double>(last) + 1.0;
+  set_rows(options, info, viewport);
+
+  HeadlessFrame frame(size);
+  render::TimelineRenderer renderer;
+  TimelinePanel panel(info, TimelineAxis::Steps, static_cast<double>(facts.global_steps));
+  panel.set_title(logical_title(info, facts, color));
+  panel.set_viewport(viewport);
+  auto data = std::make_unique<LoadedLogicalWindow>();
+  load_logical_window(steps, info, facts, color,
+                      step_window_for_viewport(panel.viewport(), 0.0, info.processes.size(),
+                                               facts.global_steps),
+                      *data);
+  renderer.upload(data->geometry);
+  frame.begin();
+  draw_logical_timeline(panel, renderer, info, facts, color, data.get(), frame.area(), size.width,
+                        size.height, false);
+  frame.finish(options.out);
+}
+
+void render_view(const RenderOptions& options) {
+  const Size size = parse_size(options.size);
+  if (options.view != "physical" && options.view != "logical")
+    throw Error("--view: unknown view '" + options.view + "' (physical or logical)");
   // The database first: a wrong path should not be reported as an EGL problem.
   db::WindowQuery query(options.database);
   TraceInfo info = read_trace_info(query);
-  ProcessRange rows = parse_process_range(options.processes, info.processes.size());
-  TimelineViewport viewport = requested_viewport(options, info, rows);
-
-  render::HeadlessContext context;
-  render::Framebuffer framebuffer(options.width, options.height);
-  ImGuiSession imgui(16.0f);
-  render::TimelineRenderer renderer;
-
-  TimelinePanel panel(info);
-  panel.set_viewport(viewport);
-  const TimelineViewport& shown = panel.viewport();
-  db::Window window = window_for_viewport(shown, 0.0, info.processes.size());
-  auto data = std::make_unique<LoadedWindow>();
-  load_window(query, info, window, *data);
-  renderer.upload(data->geometry);
-
-  framebuffer.bind();
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(static_cast<float>(options.width), static_cast<float>(options.height));
-  io.DeltaTime = 1.0f / 60.0f;
-  ImGui_ImplOpenGL3_NewFrame();
-  ImGui::NewFrame();
-  framebuffer.bind();
-  compose_timeline_frame(panel, renderer, data.get(), options.width, options.height, false);
-
-  std::vector<std::uint8_t> pixels;
-  framebuffer.read_rgba(pixels);
-  render::write_png(options.out, options.width, options.height, pixels);
-  std::printf("%s\n", options.out.c_str());
+  if (options.view == "logical")
+    render_logical(options, query, info, size);
+  else
+    render_physical(options, query, info, size);
 }
 
 }  // namespace
@@ -146,15 +235,18 @@ void add_render_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "render", "Render one frame of a view to a PNG, with no display (EGL surfaceless)");
   cmd->add_option("database", options->database, "a .weft file")->required();
-  cmd->add_option("--view", options->view, "which view: physical")->capture_default_str();
+  cmd->add_option("--view", options->view, "which view: physical or logical")->capture_default_str();
   cmd->add_option("--out,-o", options->out, "PNG file to write")->required();
-  cmd->add_option("--width", options->width, "image width in pixels")->capture_default_str();
-  cmd->add_option("--height", options->height, "image height in pixels")->capture_default_str();
-  cmd->add_option("--from", options->from,
-                  "first time shown: ns from trace start, or with a unit (250us, 1.5ms, 2s), or 40%");
-  cmd->add_option("--to", options->to, "last time shown, same forms as --from");
-  cmd->add_option("--processes", options->processes, "rows shown: A-B (inclusive) or A");
-  cmd->callback([options] { render_physical_timeline(*options); });
+  cmd->add_option("--size", options->size, "image size WIDTHxHEIGHT")->capture_default_str();
+  cmd->add_option("--time", options->time,
+                  "physical view: time span A:B, each ns from trace start, a time with a unit "
+                  "(250us, 1.5ms, 2s) or a share of the run (40%)");
+  cmd->add_option("--steps", options->steps, "logical view: global steps A:B (inclusive)");
+  cmd->add_option("--procs", options->procs, "processes shown: A:B (inclusive) or A");
+  cmd->add_option("--color", options->color,
+                  "logical view: lateness, dlateness, glateness, duration or function")
+      ->capture_default_str();
+  cmd->callback([options] { render_view(*options); });
 }
 
 }  // namespace weft::app

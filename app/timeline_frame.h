@@ -1,19 +1,40 @@
 #pragma once
-// Composes one frame of the physical timeline into the bound framebuffer:
-// instanced boxes and lines from render/, then the ImGui overlay on top.
+// Composes the timeline views into the bound framebuffer: each view draws its
+// instanced boxes and lines (render/) into its own rectangle and queues its
+// text through ImGui; end_timeline_frame then draws all the text on top.
 #include <cstdint>
+#include <string>
 
+#include "app/logical_data.h"
 #include "app/timeline_data.h"
 #include "app/timeline_panel.h"
 #include "timeline_renderer.h"
 
 namespace weft::app {
 
-// Call after ImGui::NewFrame(); ends the ImGui frame and renders it. With
-// `interactive`, applies mouse and keyboard input and shows the hover tooltip.
-// `data` may be null (nothing loaded yet): rows, axis and legend still draw.
-void compose_timeline_frame(TimelinePanel& panel, render::TimelineRenderer& renderer,
-                            const LoadedWindow* data, int framebuffer_width,
+// Clears the framebuffer to the window background. Call after ImGui::NewFrame().
+void begin_timeline_frame(int framebuffer_width, int framebuffer_height);
+// Renders the ImGui text of every view and ends the ImGui frame.
+void end_timeline_frame();
+
+// The physical timeline in `area`. With `interactive`, applies mouse and
+// keyboard input (when the mouse is over this view) and shows the hover
+// tooltip. `data` may be null (nothing loaded yet).
+void draw_physical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
+                            const TraceInfo& info, const LoadedWindow* data,
+                            const render::PixelRect& area, int framebuffer_width,
                             int framebuffer_height, bool interactive);
+
+// The logical timeline in `area`, colored by `color`.
+void draw_logical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
+                           const TraceInfo& info, const db::StructureFacts& facts,
+                           LogicalColor color, const LoadedLogicalWindow* data,
+                           const render::PixelRect& area, int framebuffer_width,
+                           int framebuffer_height, bool interactive);
+
+// Titles of the two views: file, view name, sizes.
+std::string physical_title(const TraceInfo& info);
+std::string logical_title(const TraceInfo& info, const db::StructureFacts& facts,
+                          LogicalColor color);
 
 }  // namespace weft::app

@@ -6,20 +6,22 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/overlay_style.h"
+
 namespace weft::app {
 
 namespace {
 
-constexpr float kMargin = 10.0f;
-constexpr float kTickLength = 5.0f;
-constexpr double kMinSpanNs = 20.0;  // deeper zoom shows nothing the clock can resolve
+constexpr double kMinSpanNs = 20.0;   // deeper zoom shows nothing the clock can resolve
+constexpr double kMinSpanSteps = 1.0;  // one step fills the plot
 
-ImU32 im_color(render::Rgba8 c) { return static_cast<ImU32>(c); }  // both are 0xAABBGGRR
+// Zooms [a, b] by `factor` keeping `pivot` at the same screen position.
+void zoom_about(double& a, double& b, double pivot, double factor) {
+  a = pivot + (a - pivot) * factor;
+  b = pivot + (b - pivot) * factor;
+}
 
-const ImU32 kTextColor = IM_COL32(225, 225, 230, 255);
-const ImU32 kDimTextColor = IM_COL32(160, 160, 170, 255);
-const ImU32 kAxisColor = IM_COL32(150, 150, 160, 255);
-const ImU32 kGridColor = IM_COL32(255, 255, 255, 28);
+}  // namespace
 
 std::string thousands(std::int64_t n) {
   std::string digits = std::to_string(n < 0 ? -n : n);
@@ -31,7 +33,6 @@ std::string thousands(std::int64_t n) {
   return n < 0 ? "-" + out : out;
 }
 
-// `text`, or its longest prefix that fits in `width` px followed by "...".
 const std::string& fit_text(const std::string& text, float width, std::string& scratch) {
   if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
   std::size_t keep = text.size();
@@ -44,19 +45,14 @@ const std::string& fit_text(const std::string& text, float width, std::string& s
   return scratch;
 }
 
-// Zooms [a, b] by `factor` keeping `pivot` at the same screen position.
-void zoom_about(double& a, double& b, double pivot, double factor) {
-  a = pivot + (a - pivot) * factor;
-  b = pivot + (b - pivot) * factor;
+TimelinePanel::TimelinePanel(const TraceInfo& info, TimelineAxis axis, double x_end)
+    : info_(info), axis_(axis), x_end_(std::max(x_end, 1.0)) {
+  fit();
 }
-
-}  // namespace
-
-TimelinePanel::TimelinePanel(const TraceInfo& info) : info_(info) { fit(); }
 
 void TimelinePanel::fit() {
   viewport_.t0_ns = 0;
-  viewport_.t1_ns = static_cast<double>(std::max<TimeNs>(info_.meta.trace_end_ns, 1));
+  viewport_.t1_ns = x_end_;
   viewport_.row0 = 0;
   viewport_.row1 = static_cast<double>(std::max<std::size_t>(info_.processes.size(), 1));
 }
@@ -69,8 +65,9 @@ void TimelinePanel::set_viewport(const TimelineViewport& viewport) {
 void TimelinePanel::clamp_viewport() {
   // Allow a little empty space around the trace, never more than one trace
   // span of zoom-out, and never a span the clock cannot resolve.
-  const double end = static_cast<double>(std::max<TimeNs>(info_.meta.trace_end_ns, 1));
-  double span = std::clamp(viewport_.t1_ns - viewport_.t0_ns, kMinSpanNs, end * 1.2);
+  const double end = x_end_;
+  const double min_span = std::min(axis_ == TimelineAxis::Time ? kMinSpanNs : kMinSpanSteps, end);
+  double span = std::clamp(viewport_.t1_ns - viewport_.t0_ns, min_span, end * 1.2);
   double t0 = std::clamp(viewport_.t0_ns, -0.1 * end, std::max(-0.1 * end, 1.1 * end - span));
   viewport_.t0_ns = t0;
   viewport_.t1_ns = t0 + span;
@@ -87,22 +84,17 @@ void TimelinePanel::measure_labels() {
   name_width_ = 0;
   for (const std::string& name : info_.processes.name)
     name_width_ = std::max(name_width_, ImGui::CalcTextSize(name.c_str()).x);
-  float widest = ImGui::CalcTextSize("message").x;
-  for (const std::string& name : info_.regions.name)
-    widest = std::max(widest, ImGui::CalcTextSize(name.c_str()).x);
-  legend_width_ = ImGui::GetFontSize() + 8.0f + widest;
-  legend_text_.reserve(256);
   measured_ = true;
 }
 
-render::ViewTransform TimelinePanel::layout(int framebuffer_width, int framebuffer_height) {
+render::ViewTransform TimelinePanel::layout(const render::PixelRect& area, int framebuffer_width,
+                                            int framebuffer_height, float legend_px) {
   if (!measured_) measure_labels();
-  const auto width = static_cast<float>(framebuffer_width);
-  const auto height = static_cast<float>(framebuffer_height);
+  area_ = area;
   const float line = ImGui::GetTextLineHeight();
 
-  float gutter = std::min(name_width_, 0.25f * width) + 2 * kMargin;
-  float legend = std::min(legend_width_, 0.2f * width) + 2 * kMargin;
+  float gutter = std::min(name_width_, 0.25f * area.width) + 2 * kMargin;
+  float legend = std::min(legend_px, 0.25f * area.width) + 2 * kMargin;
   float top = kMargin + line + kMargin;
   // Ticks, tick labels, the axis title and a margin below the plot.
   float bottom = kTickLength + 4.0f + line + 4.0f + line + kMargin;
@@ -110,9 +102,9 @@ render::ViewTransform TimelinePanel::layout(int framebuffer_width, int framebuff
   render::ViewTransform view;
   view.framebuffer_width = framebuffer_width;
   view.framebuffer_height = framebuffer_height;
-  view.plot = {gutter, top, std::max(width - gutter - legend, 1.0f),
-               std::max(height - top - bottom, 1.0f)};
-  legend_rect_ = {view.plot.x + view.plot.width + kMargin, top, legend - 2 * kMargin,
+  view.plot = {area.x + gutter, area.y + top, std::max(area.width - gutter - legend, 1.0f),
+               std::max(area.height - top - bottom, 1.0f)};
+  legend_rect_ = {view.plot.x + view.plot.width + kMargin, view.plot.y, legend - 2 * kMargin,
                   view.plot.height};
   view.t0_ns = viewport_.t0_ns;
   view.t1_ns = viewport_.t1_ns;
@@ -121,7 +113,7 @@ render::ViewTransform TimelinePanel::layout(int framebuffer_width, int framebuff
   return view;
 }
 
-void TimelinePanel::handle_input(const render::ViewTransform& view) {
+bool TimelinePanel::handle_input(const render::ViewTransform& view) {
   ImGuiIO& io = ImGui::GetIO();
   const bool mouse_in_plot = view.plot.contains(io.MousePos.x, io.MousePos.y);
   TimelineViewport next = viewport_;
@@ -129,7 +121,7 @@ void TimelinePanel::handle_input(const render::ViewTransform& view) {
 
   if (mouse_in_plot && io.MouseWheel != 0.0f) {
     double factor = std::pow(0.85, static_cast<double>(io.MouseWheel));
-    if (io.KeyCtrl)
+    if (io.KeyCtrl || io.KeyShift)
       zoom_about(next.row0, next.row1, view.row_at(io.MousePos.y), factor);
     else
       zoom_about(next.t0_ns, next.t1_ns, view.time_at(io.MousePos.x), factor);
@@ -150,34 +142,42 @@ void TimelinePanel::handle_input(const render::ViewTransform& view) {
   if (ImGui::IsKeyPressed('S')) zoom_about(next.t0_ns, next.t1_ns, center, 1.25);
   if (ImGui::IsKeyPressed('A')) next.t0_ns -= 0.15 * span, next.t1_ns -= 0.15 * span;
   if (ImGui::IsKeyPressed('D')) next.t0_ns += 0.15 * span, next.t1_ns += 0.15 * span;
+  const TimelineViewport before = viewport_;
   viewport_ = next;
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) fit();
   clamp_viewport();
+  return before.t0_ns != viewport_.t0_ns || before.t1_ns != viewport_.t1_ns ||
+         before.row0 != viewport_.row0 || before.row1 != viewport_.row1;
 }
 
-std::int64_t TimelinePanel::draw_overlay(const render::ViewTransform& view,
-                                         const LoadedWindow* data, bool hover) {
+void TimelinePanel::draw_frame(const render::ViewTransform& view) {
   draw_title(view);
   draw_process_names(view);
-  draw_time_axis(view);
-  draw_legend(view, data);
-  if (!hover || !data) return -1;
-  return draw_tooltip(view, *data);
+  draw_x_axis(view);
 }
 
 void TimelinePanel::draw_title(const render::ViewTransform& view) {
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
-  std::string title = info_.file_name + "  \xc2\xb7  physical timeline  \xc2\xb7  " +
-                      thousands(static_cast<std::int64_t>(info_.processes.size())) +
-                      " processes, " + thousands(info_.meta.count_events) + " events, " +
-                      thousands(info_.meta.count_messages) + " messages";
-  draw->AddText(ImVec2(kMargin, kMargin), kTextColor, title.c_str());
-  std::string shown = "showing " + render::format_duration(view.t0_ns) + " to " +
-                      render::format_duration(view.t1_ns) + "  (" +
-                      render::format_duration(view.t1_ns - view.t0_ns) + ")";
-  float width = ImGui::CalcTextSize(shown.c_str()).x;
-  draw->AddText(ImVec2(static_cast<float>(view.framebuffer_width) - kMargin - width, kMargin),
-                kDimTextColor, shown.c_str());
+  const float y = area_.y + kMargin;
+  std::string shown;
+  if (axis_ == TimelineAxis::Time)
+    shown = "showing " + render::format_duration(view.t0_ns) + " to " +
+            render::format_duration(view.t1_ns) + "  (" +
+            render::format_duration(view.t1_ns - view.t0_ns) + ")";
+  else
+    shown = "showing steps " + thousands(static_cast<std::int64_t>(std::max(0.0, view.t0_ns))) +
+            " to " + thousands(static_cast<std::int64_t>(std::min(view.t1_ns, x_end_))) + " of " +
+            thousands(static_cast<std::int64_t>(x_end_));
+  const float room = area_.width - 2 * kMargin;
+  float shown_width = ImGui::CalcTextSize(shown.c_str()).x;
+  // The title comes first; the span goes right when both fit, else it is dropped.
+  const bool both = ImGui::CalcTextSize(title_.c_str()).x + 3 * kMargin + shown_width <= room;
+  std::string scratch;
+  draw->AddText(ImVec2(area_.x + kMargin, y), kTextColor,
+                fit_text(title_, room, scratch).c_str());
+  if (both)
+    draw->AddText(ImVec2(area_.x + area_.width - kMargin - shown_width, y), kDimTextColor,
+                  shown.c_str());
 }
 
 void TimelinePanel::draw_process_names(const render::ViewTransform& view) {
@@ -190,19 +190,19 @@ void TimelinePanel::draw_process_names(const render::ViewTransform& view) {
   std::int64_t first = std::max<std::int64_t>(0, static_cast<std::int64_t>(view.row0));
   first = (first + every - 1) / every * every;
   const std::int64_t last = std::min<std::int64_t>(rows - 1, static_cast<std::int64_t>(view.row1));
-  draw->PushClipRect(ImVec2(0, view.plot.y - line), ImVec2(view.plot.x - 4.0f, view.plot.y + view.plot.height + line));
+  draw->PushClipRect(ImVec2(area_.x, view.plot.y - line), ImVec2(view.plot.x - 4.0f, view.plot.y + view.plot.height + line));
   for (std::int64_t r = first; r <= last; r += every) {
     const std::string& name = info_.processes.name[static_cast<std::size_t>(r)];
     double center = view.y_of(static_cast<double>(r) + 0.5);
     if (center < view.plot.y || center > view.plot.y + view.plot.height) continue;
     float width = ImGui::CalcTextSize(name.c_str()).x;
-    float x = std::max(kMargin, view.plot.x - kMargin - width);
+    float x = std::max(area_.x + kMargin, view.plot.x - kMargin - width);
     draw->AddText(ImVec2(x, static_cast<float>(center) - 0.5f * line), kTextColor, name.c_str());
   }
   draw->PopClipRect();
 }
 
-void TimelinePanel::draw_time_axis(const render::ViewTransform& view) {
+void TimelinePanel::draw_x_axis(const render::ViewTransform& view) {
   ImDrawList* back = ImGui::GetBackgroundDrawList();
   const float line = ImGui::GetTextLineHeight();
   const float axis_y = view.plot.y + view.plot.height;
@@ -213,100 +213,39 @@ void TimelinePanel::draw_time_axis(const render::ViewTransform& view) {
   // Pick ticks for a typical label width, then again if the labels this span
   // really gets (long ones when zoomed deep into a long trace) would touch.
   const float gap = 2.5f * line;
-  float label_room = ImGui::CalcTextSize("0000.0 ms").x + gap;
+  const bool steps = axis_ == TimelineAxis::Steps;
+  // Step labels are integers; a tick marks the middle of its step's column.
+  auto label_of = [&](double x) {
+    return steps ? thousands(static_cast<std::int64_t>(x)) : render::format_tick_label(ticks_, x);
+  };
+  const double tick_offset = steps ? 0.5 : 0.0;
+  float label_room = ImGui::CalcTextSize(steps ? "000,000" : "0000.0 ms").x + gap;
   for (int pass = 0; pass < 2; ++pass) {
     render::choose_time_ticks(view.t0_ns, view.t1_ns, view.plot.width, label_room, ticks_);
     float widest = 0;
     for (double t : {view.t0_ns, view.t1_ns})
-      widest = std::max(widest, ImGui::CalcTextSize(render::format_tick_label(ticks_, t).c_str()).x);
+      widest = std::max(widest, ImGui::CalcTextSize(label_of(t).c_str()).x);
     if (widest + gap <= label_room) break;
     label_room = widest + gap;
   }
   // Grid lines go over the boxes (ImGui draws after them), so they stay faint.
   ImDrawList* grid = ImGui::GetForegroundDrawList();
   for (double t : ticks_.at_ns) {
-    auto x = static_cast<float>(view.x_of(t));
+    if (steps && (t < 0 || t >= x_end_ || t + tick_offset > view.t1_ns)) continue;
+    auto x = static_cast<float>(view.x_of(t + tick_offset));
     grid->AddLine(ImVec2(x, view.plot.y), ImVec2(x, axis_y), kGridColor);
     back->AddLine(ImVec2(x, axis_y), ImVec2(x, axis_y + kTickLength), kAxisColor);
-    std::string label = render::format_tick_label(ticks_, t);
+    std::string label = label_of(t);
     float width = ImGui::CalcTextSize(label.c_str()).x;
     // Keep end labels inside the plot's width rather than under the gutter or legend.
     float lx = std::clamp(x - 0.5f * width, left - 0.5f * width, right - width * 0.5f);
     back->AddText(ImVec2(lx, axis_y + kTickLength + 4.0f), kTextColor, label.c_str());
   }
-  const char* title = "time since trace start";
+  const char* title = steps ? "global logical step" : "time since trace start";
   float title_width = ImGui::CalcTextSize(title).x;
   back->AddText(ImVec2(left + 0.5f * (view.plot.width - title_width),
                        axis_y + kTickLength + 4.0f + line + 4.0f),
                 kDimTextColor, title);
-}
-
-void TimelinePanel::draw_legend(const render::ViewTransform& view, const LoadedWindow* data) {
-  ImDrawList* draw = ImGui::GetBackgroundDrawList();
-  const float line = ImGui::GetTextLineHeight();
-  const float swatch = ImGui::GetFontSize() - 2.0f;
-  const float x = legend_rect_.x;
-  float y = legend_rect_.y;
-  const float bottom = legend_rect_.y + legend_rect_.height;
-  draw->PushClipRect(ImVec2(x, legend_rect_.y),
-                     ImVec2(static_cast<float>(view.framebuffer_width), bottom));
-  const float step = line + 3.0f;
-  const float text_x = x + swatch + 8.0f;
-  const float text_right = legend_rect_.x + legend_rect_.width;
-  // The regions in view by time when a window is loaded, else all of them.
-  const std::vector<std::int32_t>& order = data ? data->legend_regions : info_.legend_order;
-  // Entries that fit; the last slot says how many did not.
-  const auto slots = static_cast<std::size_t>(std::max(0.0f, (bottom - y) / step));
-  const std::size_t entries = order.size() + 1;  // regions + "message"
-  const std::size_t shown = entries <= slots ? entries : (slots > 0 ? slots - 1 : 0);
-  for (std::size_t i = 0; i < shown; ++i, y += step) {
-    const float mid = y + 0.5f * line;
-    if (i == order.size()) {
-      draw->AddLine(ImVec2(x, mid + 3.0f), ImVec2(x + swatch, mid - 3.0f),
-                    IM_COL32(240, 240, 240, 220), 1.5f);
-      draw->AddText(ImVec2(x + swatch + 8.0f, y), kTextColor, "message");
-      continue;
-    }
-    auto region = static_cast<std::size_t>(order[i]);
-    ImVec2 a(x, mid - 0.5f * swatch);
-    ImVec2 b(x + swatch, mid + 0.5f * swatch);
-    draw->AddRectFilled(a, b, im_color(info_.region_colors[region]));
-    draw->AddRect(a, b, IM_COL32(0, 0, 0, 160));
-    const std::string& name = info_.regions.name[region];
-    draw->AddText(ImVec2(text_x, y), kTextColor,
-                  fit_text(name, text_right - text_x, legend_text_).c_str());
-  }
-  if (shown < entries && slots > 0) {
-    std::string more = "+" + std::to_string(entries - shown) + " more";
-    draw->AddText(ImVec2(x, y), kDimTextColor, more.c_str());
-  }
-  draw->PopClipRect();
-}
-
-std::int64_t TimelinePanel::draw_tooltip(const render::ViewTransform& view,
-                                         const LoadedWindow& data) {
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  std::int64_t box = render::pick_box(data.geometry, data.picks, view, mouse.x, mouse.y);
-  if (box < 0) return -1;
-  const std::size_t event = data.geometry.box_event[static_cast<std::size_t>(box)];
-  const std::int32_t region = data.events.region[event];
-  const std::string& region_name = region >= 0
-                                       ? info_.regions.name[static_cast<std::size_t>(region)]
-                                       : std::string("(unknown region)");
-  const auto process = static_cast<std::size_t>(data.events.process[event]);
-  const auto start = static_cast<double>(data.events.start_ns[event]);
-  const auto duration = static_cast<double>(data.events.end_ns[event] - data.events.start_ns[event]);
-  // Start time to the precision of one pixel at this zoom.
-  double pixel_ns = std::pow(10.0, std::floor(std::log10(std::max(1.0, 1.0 / view.px_per_ns()))));
-  ImGui::BeginTooltip();
-  ImGui::TextUnformatted(region_name.c_str());
-  ImGui::Separator();
-  ImGui::Text("process   %s", info_.processes.name[process].c_str());
-  ImGui::Text("start     %s", render::format_time_at_resolution(start, pixel_ns).c_str());
-  ImGui::Text("duration  %s", render::format_duration(duration).c_str());
-  ImGui::Text("depth     %d", data.events.depth[event]);
-  ImGui::EndTooltip();
-  return box;
 }
 
 }  // namespace weft::app

@@ -1,11 +1,16 @@
 #pragma once
-// The physical timeline as a panel: where it sits in the framebuffer, what the
-// user looks at (time span × row span), how input changes that, and the text
-// drawn over the instanced boxes (title, process names, time axis, legend,
-// tooltip) through ImGui draw lists. The same panel draws the interactive
-// window and the headless `weft render` frame.
+// One timeline as a panel: where it sits in the framebuffer, what the user
+// looks at (an x span × a row span), how input changes that, and the frame
+// drawn over the instanced boxes through ImGui draw lists: title, process
+// names and the x axis. The x axis is either time (ns since trace start, the
+// physical timeline) or global logical steps (the logical timeline). What the
+// boxes mean (legend, tooltip) is drawn by the view's own overlay
+// (physical_overlay.h, logical_overlay.h) in legend_rect().
+//
+// The same panel draws the interactive window and the headless `weft render`.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "app/timeline_data.h"
 #include "time_ticks.h"
@@ -13,48 +18,60 @@
 
 namespace weft::app {
 
+enum class TimelineAxis { Time, Steps };
+
 class TimelinePanel {
  public:
-  explicit TimelinePanel(const TraceInfo& info);
+  // `x_end`: the end of the x axis (trace end in ns, or the number of steps).
+  TimelinePanel(const TraceInfo& info, TimelineAxis axis, double x_end);
 
-  // The whole trace on all processes.
+  void set_title(std::string title) { title_ = std::move(title); }
+  TimelineAxis axis() const { return axis_; }
+  double x_end() const { return x_end_; }
+
+  // All of x on all processes.
   void fit();
   void set_viewport(const TimelineViewport& viewport);
   const TimelineViewport& viewport() const { return viewport_; }
   std::size_t row_count() const { return info_.processes.size(); }
 
-  // Places the plot inside a framebuffer of the given size and returns the
-  // transform for the current viewport. Needs a current ImGui frame (it
-  // measures text).
-  render::ViewTransform layout(int framebuffer_width, int framebuffer_height);
+  // Places the plot inside `area` of a framebuffer of the given size and
+  // returns the transform for the current viewport. `legend_px` is the width
+  // kept right of the plot for the view's legend. Needs a current ImGui frame.
+  render::ViewTransform layout(const render::PixelRect& area, int framebuffer_width,
+                               int framebuffer_height, float legend_px);
+  const render::PixelRect& legend_rect() const { return legend_rect_; }
 
-  // Window mode: wheel zooms time about the cursor (Ctrl+wheel zooms rows),
-  // dragging pans, W/S zoom, A/D pan, Home fits.
-  void handle_input(const render::ViewTransform& view);
+  // Window mode: wheel zooms x about the cursor (Shift or Ctrl+wheel zooms
+  // rows), dragging pans, W/S zoom, A/D pan, Home fits. Returns whether the
+  // viewport changed.
+  bool handle_input(const render::ViewTransform& view);
 
-  // Draws title, names, axis and legend for `view`. With `hover`, also finds the
-  // box under the mouse in `data`, shows its tooltip and returns its index
-  // (TimelineGeometry order) for highlighting; otherwise returns -1.
-  std::int64_t draw_overlay(const render::ViewTransform& view, const LoadedWindow* data,
-                            bool hover);
+  // Title, process names, x axis with its grid.
+  void draw_frame(const render::ViewTransform& view);
 
  private:
   void clamp_viewport();
   void measure_labels();
   void draw_title(const render::ViewTransform& view);
   void draw_process_names(const render::ViewTransform& view);
-  void draw_time_axis(const render::ViewTransform& view);
-  void draw_legend(const render::ViewTransform& view, const LoadedWindow* data);
-  std::int64_t draw_tooltip(const render::ViewTransform& view, const LoadedWindow& data);
+  void draw_x_axis(const render::ViewTransform& view);
 
   const TraceInfo& info_;
+  TimelineAxis axis_;
+  double x_end_;
+  std::string title_;
   TimelineViewport viewport_;
   bool measured_ = false;
-  float name_width_ = 0;     // widest process name, px
-  float legend_width_ = 0;   // widest legend entry including its swatch, px
+  float name_width_ = 0;  // widest process name, px
+  render::PixelRect area_;
   render::PixelRect legend_rect_;
   render::TimeTicks ticks_;  // reused every frame
-  std::string legend_text_;  // scratch for shortened legend names
 };
+
+// Text helpers shared by the overlays.
+std::string thousands(std::int64_t n);
+// `text`, or its longest prefix that fits in `width` px followed by "...".
+const std::string& fit_text(const std::string& text, float width, std::string& scratch);
 
 }  // namespace weft::app

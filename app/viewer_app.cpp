@@ -16,14 +16,16 @@
 #include <optional>
 #include <vector>
 
+#include "app/background_loader.h"
 #include "app/imgui_session.h"
+#include "app/logical_data.h"
 #include "app/timeline_data.h"
 #include "app/timeline_frame.h"
 #include "app/timeline_panel.h"
-#include "app/window_loader.h"
 #include "common/error.h"
 #include "framebuffer.h"
 #include "png_writer.h"
+#include "structure/logical_window.h"
 #include "timeline_renderer.h"
 
 namespace weft::app {
@@ -86,6 +88,71 @@ bool window_serves(const db::Window& loaded, const TimelineViewport& viewport,
          static_cast<double>(loaded.t1 - loaded.t0) <= 8.0 * visible;
 }
 
+// Whether `loaded` still serves the logical `viewport` (x in steps).
+bool step_window_serves(const db::StepWindow& loaded, const TimelineViewport& viewport,
+                        std::int64_t step_count) {
+  return static_cast<double>(loaded.s0) <= std::max(0.0, std::floor(viewport.t0_ns)) &&
+         static_cast<double>(loaded.s1) >=
+             std::min(std::ceil(viewport.t1_ns), static_cast<double>(step_count)) - 1 &&
+         loaded.p0 <= static_cast<ProcessIndex>(std::floor(viewport.row0)) &&
+         loaded.p1 >= static_cast<ProcessIndex>(std::ceil(viewport.row1)) - 1;
+}
+
+struct LogicalRequest {
+  db::StepWindow window;
+  LogicalColor color = LogicalColor::Lateness;
+};
+
+// One streamed view: the loader, the result on screen and the request that
+// produced (or will produce) it.
+template <class Request, class Result>
+struct StreamedView {
+  explicit StreamedView(typename BackgroundLoader<Request, Result>::LoadFunction load)
+      : loader(std::move(load)) {}
+  // Takes a finished result, if any, and uploads it to `renderer`.
+  void poll(render::TimelineRenderer& renderer) {
+    if (std::string error = loader.error(); !error.empty()) throw Error(error);
+    if (auto fresh = loader.take_finished()) {
+      renderer.upload(fresh->geometry);
+      loader.recycle(std::move(current));
+      current = std::move(fresh);
+    }
+  }
+  void ask(const Request& request) {
+    requested = request;
+    loader.request(request);
+  }
+  BackgroundLoader<Request, Result> loader;
+  std::unique_ptr<Result> current;
+  std::optional<Request> requested;
+};
+
+// The color control above the timelines.
+void draw_toolbar(LogicalColor& color, bool has_structure, bool loading, float height) {
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetIO().DisplaySize.x, height));
+  ImGui::Begin("toolbar", nullptr,
+               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings);
+  if (has_structure) {
+    ImGui::TextUnformatted("logical color");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(200.0f);
+    if (ImGui::BeginCombo("##color", logical_color_title(color))) {
+      for (LogicalColor c : {LogicalColor::Lateness, LogicalColor::DiffLateness,
+                             LogicalColor::GlobalLateness, LogicalColor::Duration,
+                             LogicalColor::Function})
+        if (ImGui::Selectable(logical_color_title(c), c == color)) color = c;
+      ImGui::EndCombo();
+    }
+  } else {
+    ImGui::TextUnformatted("no logical structure: run `weft analyze` for the logical timeline");
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", loading ? "  loading..." : "  wheel: zoom, shift+wheel: rows, drag: pan, W/S A/D, Home: fit");
+  ImGui::End();
+}
+
 double percentile(std::vector<double> values, double p) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());
@@ -116,30 +183,43 @@ void run_viewer(const ViewerOptions& options) {
   // Reading the tables first reports a bad file before any window appears.
   db::WindowQuery query(options.database);
   const TraceInfo info = read_trace_info(query);
+  const bool has_structure = db::has_logical_structure(query.database());
+  db::StructureFacts facts;
+  if (has_structure) facts = db::LogicalWindowQuery(query.database()).facts();
 
   GlfwWindow window(options.width, options.height, "weft - " + info.file_name);
   // Measured runs draw as fast as they can; interactive ones follow vsync.
   glfwSwapInterval(options.frames > 0 ? 0 : 1);
   ImGuiSession imgui(16.0f);
   ImGuiGlfwBackend glfw_backend(window.get());
-  render::TimelineRenderer renderer;
-  TimelinePanel panel(info);
-  WindowLoader loader(options.database, info);
 
-  std::unique_ptr<LoadedWindow> current;
-  std::optional<db::Window> requested;
+  // Each view streams through its own connection on its own loader thread.
+  render::TimelineRenderer physical_renderer;
+  TimelinePanel physical_panel(info, TimelineAxis::Time, static_cast<double>(info.meta.trace_end_ns));
+  physical_panel.set_title(physical_title(info));
+  db::WindowQuery physical_query(options.database);
+  StreamedView<db::Window, LoadedWindow> physical(
+      [&](const db::Window& w, LoadedWindow& out) { load_window(physical_query, info, w, out); });
+
+  render::TimelineRenderer logical_renderer;
+  TimelinePanel logical_panel(info, TimelineAxis::Steps, static_cast<double>(facts.global_steps));
+  LogicalColor color = LogicalColor::Lateness;
+  db::WindowQuery logical_connection(options.database);
+  std::optional<db::LogicalWindowQuery> logical_query;
+  if (has_structure) logical_query.emplace(logical_connection.database());
+  StreamedView<LogicalRequest, LoadedLogicalWindow> logical(
+      [&](const LogicalRequest& r, LoadedLogicalWindow& out) {
+        load_logical_window(*logical_query, info, facts, r.color, r.window, out);
+      });
+
   std::vector<double> frame_ms;
   if (options.frames > 0) frame_ms.reserve(static_cast<std::size_t>(options.frames));
 
   while (!glfwWindowShouldClose(window.get())) {
     auto frame_start = std::chrono::steady_clock::now();
     glfwPollEvents();
-    if (std::string error = loader.error(); !error.empty()) throw Error(error);
-    if (auto fresh = loader.take_finished()) {
-      renderer.upload(fresh->geometry);
-      loader.recycle(std::move(current));
-      current = std::move(fresh);
-    }
+    physical.poll(physical_renderer);
+    if (has_structure) logical.poll(logical_renderer);
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
@@ -147,17 +227,39 @@ void run_viewer(const ViewerOptions& options) {
     int width = 0;
     int height = 0;
     glfwGetFramebufferSize(window.get(), &width, &height);
-    if (width > 0 && height > 0)
-      compose_timeline_frame(panel, renderer, current.get(), width, height, true);
-    else
+    if (width > 0 && height > 0) {
+      const float toolbar = ImGui::GetFrameHeightWithSpacing() + 8.0f;
+      draw_toolbar(color, has_structure, physical.loader.busy() || logical.loader.busy(), toolbar);
+      logical_panel.set_title(logical_title(info, facts, color));
+      begin_timeline_frame(width, height);
+      const auto w = static_cast<float>(width);
+      const float rest = static_cast<float>(height) - toolbar;
+      // Logical above physical, as in Ravel: structure first, then where the time went.
+      const float logical_height = has_structure ? std::floor(0.5f * rest) : 0.0f;
+      if (has_structure)
+        draw_logical_timeline(logical_panel, logical_renderer, info, facts, color,
+                              logical.current.get(), {0, toolbar, w, logical_height}, width, height,
+                              true);
+      draw_physical_timeline(physical_panel, physical_renderer, info, physical.current.get(),
+                             {0, toolbar + logical_height, w, rest - logical_height}, width, height,
+                             true);
+      end_timeline_frame();
+    } else {
       ImGui::EndFrame();  // minimized: nothing to draw
-
-    if (!requested || !window_serves(*requested, panel.viewport(), info.meta.trace_end_ns)) {
-      requested = window_for_viewport(panel.viewport(), 1.0, info.processes.size());
-      loader.request(*requested);
     }
 
-    const bool counting = options.frames > 0 && current != nullptr;
+    if (!physical.requested ||
+        !window_serves(*physical.requested, physical_panel.viewport(), info.meta.trace_end_ns))
+      physical.ask(window_for_viewport(physical_panel.viewport(), 1.0, info.processes.size()));
+    if (has_structure &&
+        (!logical.requested || logical.requested->color != color ||
+         !step_window_serves(logical.requested->window, logical_panel.viewport(), facts.global_steps)))
+      logical.ask({step_window_for_viewport(logical_panel.viewport(), 1.0, info.processes.size(),
+                                            facts.global_steps),
+                   color});
+
+    const bool loaded = physical.current && (!has_structure || logical.current);
+    const bool counting = options.frames > 0 && loaded;
     const bool last = counting && static_cast<int>(frame_ms.size()) + 1 == options.frames;
     if (last && !options.screenshot.empty()) write_screenshot(options.screenshot, width, height);
     glfwSwapBuffers(window.get());

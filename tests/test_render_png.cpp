@@ -11,19 +11,7 @@
 #include "region_palette.h"
 #include "weft_test_db.h"
 
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
-#pragma GCC diagnostic ignored "-Wshadow"
-#endif
-#include <stb/stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "png_test_support.h"
 
 using namespace weft;
 using weft::testing::TestTrace;
@@ -64,25 +52,20 @@ TEST(RenderPng, KnownBoxHasItsRegionColor) {
   std::string database = write_two_process_trace();
   std::string png = database + ".png";
   std::filesystem::remove(png);
-  RunResult run = run_weft("render " + database + " --out " + png + " --width 800 --height 400");
+  RunResult run = run_weft("render " + database + " --out " + png + " --size 800x400");
   if (run.status != 0 && run.output.find("cannot create EGL context") != std::string::npos)
     GTEST_SKIP() << "no headless OpenGL here: " << run.output;
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_EQ(run.output, png + "\n");
   ASSERT_TRUE(std::filesystem::exists(png));
 
-  int width = 0;
-  int height = 0;
-  int channels = 0;
-  stbi_uc* image = stbi_load(png.c_str(), &width, &height, &channels, 4);
-  ASSERT_NE(image, nullptr);
+  weft::testing::Png image(png);
+  ASSERT_TRUE(image.ok());
+  const int width = image.width();
+  const int height = image.height();
   EXPECT_EQ(width, 800);
   EXPECT_EQ(height, 400);
-  auto pixel = [&](int x, int y) {
-    const stbi_uc* p = image + (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) +
-                                static_cast<std::size_t>(x)) * 4;
-    return render::rgba8(p[0], p[1], p[2], p[3]);
-  };
+  auto pixel = [&](int x, int y) { return image.pixel(x, y); };
   const render::Rgba8 allreduce = render::region_color(RegionKind::Collective, "MPI_Allreduce");
 
   // The box: the purple pixels left of the legend; their middle must be purple,
@@ -106,7 +89,6 @@ TEST(RenderPng, KnownBoxHasItsRegionColor) {
   const render::Rgba8 background = render::rgba8(22, 22, 26);
   EXPECT_EQ(pixel(1, height - 2), background);
   EXPECT_EQ(pixel(width - 2, height - 2), background);
-  stbi_image_free(image);
 }
 
 TEST(RenderPng, BadInputsFailWithOneLine) {
@@ -115,10 +97,10 @@ TEST(RenderPng, BadInputsFailWithOneLine) {
   EXPECT_EQ(std::count(missing.output.begin(), missing.output.end(), '\n'), 1) << missing.output;
 
   std::string database = write_two_process_trace();
-  RunResult backwards = run_weft("render " + database + " --out /tmp/never.png --from 500 --to 100");
+  RunResult backwards = run_weft("render " + database + " --out /tmp/never.png --time 500:100");
   EXPECT_EQ(backwards.status, 2) << backwards.output;
-  EXPECT_NE(backwards.output.find("--from"), std::string::npos) << backwards.output;
-  RunResult rows = run_weft("render " + database + " --out /tmp/never.png --processes 1-5");
+  EXPECT_NE(backwards.output.find("--time"), std::string::npos) << backwards.output;
+  RunResult rows = run_weft("render " + database + " --out /tmp/never.png --procs 1:5");
   EXPECT_EQ(rows.status, 2) << rows.output;
-  EXPECT_NE(rows.output.find("--processes"), std::string::npos) << rows.output;
+  EXPECT_NE(rows.output.find("--procs"), std::string::npos) << rows.output;
 }

@@ -93,6 +93,9 @@ class WindowQuery {
   const TraceMeta& meta() const { return meta_; }
   const ProcessTable& processes() const { return processes_; }
   const RegionTable& regions() const { return regions_; }
+  // The read-only connection, for readers of other tables on the same thread
+  // (e.g. the logical window of db/structure/logical_window.h).
+  Database& database() { return db_; }
   // Raw meta value for `key`, or "" when absent.
   std::string meta_value(const std::string& key);
 

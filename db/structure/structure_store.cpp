@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "store/batch_insert.h"
+#include "structure/view_tables.h"
 
 namespace weft::db {
 namespace {
@@ -13,8 +14,9 @@ namespace {
 using structure::OpIndex;
 using structure::StructureResult;
 
-constexpr const char* kStructureTables[] = {"comm_events", "partitions", "partition_edges",
-                                            "phases", "step_metrics", "process_metrics"};
+constexpr const char* kStructureTables[] = {"comm_events",  "partitions",      "partition_edges",
+                                            "phases",       "step_metrics",    "process_metrics",
+                                            "message_steps"};
 
 void create_structure_tables(Database& db) {
   for (const char* table : kStructureTables) db.exec(std::string("DROP TABLE IF EXISTS ") + table);
@@ -238,6 +240,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
   }
   db.exec("CREATE INDEX comm_events_by_step ON comm_events(step, process)");
   write_meta_facts(db, r.report, settings, loaded.unmatched_messages);
+  write_view_tables(db, loaded, r);
   tx.commit();
 }
 

@@ -1,0 +1,160 @@
+#include "app/logical_data.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "common/error.h"
+#include "metric_colormap.h"
+
+namespace weft::app {
+
+namespace {
+
+struct ColorName {
+  LogicalColor color;
+  const char* name;
+  const char* title;
+};
+
+constexpr ColorName kColorNames[] = {
+    {LogicalColor::Lateness, "lateness", "lateness"},
+    {LogicalColor::DiffLateness, "dlateness", "differential lateness"},
+    {LogicalColor::GlobalLateness, "glateness", "global lateness"},
+    {LogicalColor::Duration, "duration", "duration"},
+    {LogicalColor::Function, "function", "function"},
+};
+
+const ColorName& entry(LogicalColor color) {
+  for (const ColorName& c : kColorNames)
+    if (c.color == color) return c;
+  return kColorNames[0];
+}
+
+// Boxes leave this much of their step empty on each side so neighbouring
+// steps read as separate columns.
+constexpr float kStepGap = 0.06f;
+
+void add_box(render::TimelineGeometry& g, double x0, double x1, ProcessIndex row, float depth,
+             render::Rgba8 color, std::uint32_t event) {
+  g.box_span.push_back(static_cast<float>(x0));
+  g.box_span.push_back(static_cast<float>(x1));
+  g.box_row.push_back(static_cast<float>(row));
+  g.box_row.push_back(depth);
+  g.box_color.push_back(color);
+  g.box_event.push_back(event);
+}
+
+// The work a process does between two communication events sits in the even
+// step before the second (§3.2: it is aggregated between them). Drawn first so
+// the communication boxes lie on top.
+void add_aggregate_work(const db::StepEvents& events, LoadedLogicalWindow& out) {
+  std::vector<std::uint32_t>& order = out.order_scratch;
+  order.resize(events.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&events](std::uint32_t a, std::uint32_t b) {
+    if (events.process[a] != events.process[b]) return events.process[a] < events.process[b];
+    return events.step[a] < events.step[b];
+  });
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    const std::uint32_t prev = order[k - 1];
+    const std::uint32_t cur = order[k];
+    if (events.process[prev] != events.process[cur]) continue;
+    const std::int32_t first = events.send_step[cur] >= 0 ? events.send_step[cur] : events.step[cur];
+    if (first - 1 <= events.step[prev]) continue;  // no work slot between them
+    if (events.start_ns[cur] <= events.end_ns[prev]) continue;  // no time spent
+    add_box(out.geometry, first - 1 + kStepGap, first - kStepGap, events.process[cur], 1.0f,
+            kAggregateWorkColor, kAggregateBoxFlag | cur);
+  }
+}
+
+}  // namespace
+
+LogicalColor parse_logical_color(const std::string& name) {
+  for (const ColorName& c : kColorNames)
+    if (name == c.name) return c.color;
+  throw Error("--color: unknown metric '" + name +
+              "' (lateness, dlateness, glateness, duration or function)");
+}
+
+const char* logical_color_name(LogicalColor color) { return entry(color).name; }
+const char* logical_color_title(LogicalColor color) { return entry(color).title; }
+
+TimeNs logical_metric(const db::StepEvents& e, std::size_t i, LogicalColor color) {
+  switch (color) {
+    case LogicalColor::Lateness: return e.lateness_ns[i];
+    case LogicalColor::DiffLateness: return e.diff_lateness_ns[i];
+    case LogicalColor::GlobalLateness: return e.global_lateness_ns[i];
+    case LogicalColor::Duration: return e.end_ns[i] - e.start_ns[i];
+    case LogicalColor::Function: return -1;
+  }
+  return -1;
+}
+
+TimeNs logical_metric_max(const db::StructureFacts& facts, LogicalColor color) {
+  switch (color) {
+    case LogicalColor::Lateness: return facts.max_lateness_ns;
+    case LogicalColor::DiffLateness: return facts.max_diff_lateness_ns;
+    case LogicalColor::GlobalLateness: return facts.max_global_lateness_ns;
+    case LogicalColor::Duration: return facts.max_duration_ns;
+    case LogicalColor::Function: return 0;
+  }
+  return 0;
+}
+
+db::StepWindow step_window_for_viewport(const TimelineViewport& viewport, double pad,
+                                        std::size_t row_count, std::int64_t step_count) {
+  const double span = viewport.t1_ns - viewport.t0_ns;
+  const double rows = viewport.row1 - viewport.row0;
+  db::StepWindow w;
+  w.s0 = static_cast<std::int64_t>(std::floor(std::max(0.0, viewport.t0_ns - pad * span)));
+  w.s1 = static_cast<std::int64_t>(std::min(static_cast<double>(std::max<std::int64_t>(step_count, 1) - 1),
+                                            std::ceil(viewport.t1_ns + pad * span)));
+  w.p0 = static_cast<ProcessIndex>(std::max(0.0, std::floor(viewport.row0 - pad * rows)));
+  w.p1 = static_cast<ProcessIndex>(
+      std::min(static_cast<double>(row_count), std::ceil(viewport.row1 + pad * rows)) - 1);
+  return w;
+}
+
+void load_logical_window(db::LogicalWindowQuery& query, const TraceInfo& info,
+                         const db::StructureFacts& facts, LogicalColor color,
+                         const db::StepWindow& window, LoadedLogicalWindow& out) {
+  out.window = window;
+  out.color = color;
+  query.read_events(window, out.events);
+  query.read_messages(window, out.messages);
+  const db::StepEvents& e = out.events;
+  render::TimelineGeometry& g = out.geometry;
+  g.clear();
+  g.origin_ns = 0;  // steps are small integers: float holds them exactly
+  add_aggregate_work(e, out);
+
+  const double max_value = static_cast<double>(logical_metric_max(facts, color));
+  auto color_of = [&](std::size_t i) {
+    if (color != LogicalColor::Function)
+      return render::metric_color(static_cast<double>(logical_metric(e, i, color)), max_value);
+    std::int32_t region = info.regions.index_of(e.region[i]);
+    return region >= 0 ? info.region_colors[static_cast<std::size_t>(region)] : kUnknownRegionColor;
+  };
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    const render::Rgba8 c = color_of(i);
+    const auto index = static_cast<std::uint32_t>(i);
+    // A send-and-receive call occupies its send step and its receive step.
+    if (e.send_step[i] >= 0)
+      add_box(g, e.send_step[i] + kStepGap, e.send_step[i] + 1 - kStepGap, e.process[i], 0.0f, c, index);
+    add_box(g, e.step[i] + kStepGap, e.step[i] + 1 - kStepGap, e.process[i], 0.0f, c, index);
+  }
+  const std::size_t m = out.messages.size();
+  g.line_time.resize(2 * m);
+  g.line_row.resize(2 * m);
+  for (std::size_t i = 0; i < m; ++i) {
+    // From the middle of the send's step to the middle of the receive's.
+    g.line_time[2 * i] = static_cast<float>(out.messages.send_step[i]) + 0.5f;
+    g.line_time[2 * i + 1] = static_cast<float>(out.messages.recv_step[i]) + 0.5f;
+    g.line_row[2 * i] = static_cast<float>(out.messages.src[i]);
+    g.line_row[2 * i + 1] = static_cast<float>(out.messages.dst[i]);
+  }
+  render::build_pick_index(g, static_cast<std::int32_t>(info.processes.size()), out.picks);
+}
+
+}  // namespace weft::app

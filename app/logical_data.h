@@ -1,0 +1,54 @@
+#pragma once
+// What the logical timeline holds of an open run: the analysis facts read once
+// and the contents of one loaded step × process window, turned into the same
+// GPU geometry the physical timeline draws (x in steps instead of ns).
+#include <string>
+#include <vector>
+
+#include "app/timeline_data.h"
+#include "structure/logical_window.h"
+
+namespace weft::app {
+
+// What the boxes of the logical timeline are colored by.
+enum class LogicalColor { Lateness, DiffLateness, GlobalLateness, Duration, Function };
+
+// "lateness", "dlateness", "glateness", "duration", "function"; throws weft::Error
+// listing them for anything else.
+LogicalColor parse_logical_color(const std::string& name);
+const char* logical_color_name(LogicalColor color);   // as parsed
+const char* logical_color_title(LogicalColor color);  // for legends: "lateness"
+// The metric of event `i` of `events` in ns (Function: -1).
+TimeNs logical_metric(const db::StepEvents& events, std::size_t i, LogicalColor color);
+// The top of the color scale: the largest value in the whole run, so colors
+// mean the same in every window.
+TimeNs logical_metric_max(const db::StructureFacts& facts, LogicalColor color);
+
+// Non-communication work aggregated into an even step gets a box of this
+// color, inset (drawn at depth 1) so communication boxes stand out.
+constexpr render::Rgba8 kAggregateWorkColor = render::rgba8(78, 80, 90);
+// TimelineGeometry::box_event of an aggregate box: the flag plus the index of
+// the communication event that follows it.
+constexpr std::uint32_t kAggregateBoxFlag = 0x80000000u;
+
+struct LoadedLogicalWindow {
+  db::StepWindow window;
+  LogicalColor color = LogicalColor::Lateness;
+  db::StepEvents events;
+  db::StepMessages messages;
+  render::TimelineGeometry geometry;  // x = global step, rows = process indices
+  render::PickIndex picks;
+  std::vector<std::uint32_t> order_scratch;  // events by (process, step), reused
+};
+
+// The step window to load for `viewport` (x in steps), widened by `pad` times
+// its spans, clipped to the run.
+db::StepWindow step_window_for_viewport(const TimelineViewport& viewport, double pad,
+                                        std::size_t row_count, std::int64_t step_count);
+
+// Queries `window` and builds geometry and pick index into `out`.
+void load_logical_window(db::LogicalWindowQuery& query, const TraceInfo& info,
+                         const db::StructureFacts& facts, LogicalColor color,
+                         const db::StepWindow& window, LoadedLogicalWindow& out);
+
+}  // namespace weft::app

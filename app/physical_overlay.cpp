@@ -1,0 +1,91 @@
+#include "app/physical_overlay.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/overlay_style.h"
+#include "app/timeline_panel.h"
+#include "time_ticks.h"
+#include "timeline_picking.h"
+
+namespace weft::app {
+
+float physical_legend_width(const TraceInfo& info) {
+  float widest = ImGui::CalcTextSize("message").x;
+  for (const std::string& name : info.regions.name)
+    widest = std::max(widest, ImGui::CalcTextSize(name.c_str()).x);
+  return ImGui::GetFontSize() + 8.0f + widest;
+}
+
+void draw_region_legend(const TraceInfo& info, const render::PixelRect& rect,
+                        const LoadedWindow* data, std::string& scratch) {
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  const float line = ImGui::GetTextLineHeight();
+  const float swatch = ImGui::GetFontSize() - 2.0f;
+  const float x = rect.x;
+  float y = rect.y;
+  const float bottom = rect.y + rect.height;
+  draw->PushClipRect(ImVec2(x, rect.y),
+                     ImVec2(rect.x + rect.width + kMargin, bottom));
+  const float step = line + 3.0f;
+  const float text_x = x + swatch + 8.0f;
+  const float text_right = rect.x + rect.width;
+  // The regions in view by time when a window is loaded, else all of them.
+  const std::vector<std::int32_t>& order = data ? data->legend_regions : info.legend_order;
+  // Entries that fit; the last slot says how many did not.
+  const auto slots = static_cast<std::size_t>(std::max(0.0f, (bottom - y) / step));
+  const std::size_t entries = order.size() + 1;  // regions + "message"
+  const std::size_t shown = entries <= slots ? entries : (slots > 0 ? slots - 1 : 0);
+  for (std::size_t i = 0; i < shown; ++i, y += step) {
+    const float mid = y + 0.5f * line;
+    if (i == order.size()) {
+      draw->AddLine(ImVec2(x, mid + 3.0f), ImVec2(x + swatch, mid - 3.0f),
+                    IM_COL32(240, 240, 240, 220), 1.5f);
+      draw->AddText(ImVec2(x + swatch + 8.0f, y), kTextColor, "message");
+      continue;
+    }
+    auto region = static_cast<std::size_t>(order[i]);
+    ImVec2 a(x, mid - 0.5f * swatch);
+    ImVec2 b(x + swatch, mid + 0.5f * swatch);
+    draw->AddRectFilled(a, b, im_color(info.region_colors[region]));
+    draw->AddRect(a, b, IM_COL32(0, 0, 0, 160));
+    const std::string& name = info.regions.name[region];
+    draw->AddText(ImVec2(text_x, y), kTextColor,
+                  fit_text(name, text_right - text_x, scratch).c_str());
+  }
+  if (shown < entries && slots > 0) {
+    std::string more = "+" + std::to_string(entries - shown) + " more";
+    draw->AddText(ImVec2(x, y), kDimTextColor, more.c_str());
+  }
+  draw->PopClipRect();
+}
+
+std::int64_t draw_physical_tooltip(const TraceInfo& info, const render::ViewTransform& view,
+                                   const LoadedWindow& data) {
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  std::int64_t box = render::pick_box(data.geometry, data.picks, view, mouse.x, mouse.y);
+  if (box < 0) return -1;
+  const std::size_t event = data.geometry.box_event[static_cast<std::size_t>(box)];
+  const std::int32_t region = data.events.region[event];
+  const std::string& region_name = region >= 0
+                                       ? info.regions.name[static_cast<std::size_t>(region)]
+                                       : std::string("(unknown region)");
+  const auto process = static_cast<std::size_t>(data.events.process[event]);
+  const auto start = static_cast<double>(data.events.start_ns[event]);
+  const auto duration = static_cast<double>(data.events.end_ns[event] - data.events.start_ns[event]);
+  // Start time to the precision of one pixel at this zoom.
+  double pixel_ns = std::pow(10.0, std::floor(std::log10(std::max(1.0, 1.0 / view.px_per_ns()))));
+  ImGui::BeginTooltip();
+  ImGui::TextUnformatted(region_name.c_str());
+  ImGui::Separator();
+  ImGui::Text("process   %s", info.processes.name[process].c_str());
+  ImGui::Text("start     %s", render::format_time_at_resolution(start, pixel_ns).c_str());
+  ImGui::Text("duration  %s", render::format_duration(duration).c_str());
+  ImGui::Text("depth     %d", data.events.depth[event]);
+  ImGui::EndTooltip();
+  return box;
+}
+
+}  // namespace weft::app

@@ -1,0 +1,135 @@
+#include "structure/logical_window.h"
+
+#include <algorithm>
+#include <string>
+
+#include "common/error.h"
+
+namespace weft::db {
+
+namespace {
+
+constexpr const char* kEventsSql =
+    "SELECT event, process, region, kind, step, send_step, partition, start_ns, end_ns,"
+    " lateness_ns, global_lateness_ns, diff_lateness_ns, wait_ns FROM comm_events"
+    " WHERE step BETWEEN ?1 AND ?2 AND process BETWEEN ?3 AND ?4";
+
+// message_steps_by_send bounds the scan: a line reaching step s0 was sent at
+// most max_message_steps before it.
+constexpr const char* kMessagesSql =
+    "SELECT message, src, dst, send_step, recv_step FROM message_steps"
+    " WHERE send_step BETWEEN ?1 AND ?2 AND recv_step >= ?3"
+    " AND ((src BETWEEN ?4 AND ?5) OR (dst BETWEEN ?4 AND ?5))";
+
+std::int64_t meta_int(Database& db, const char* key, bool required) {
+  Statement s(db, "SELECT value FROM meta WHERE key = ?1");
+  s.bind(1, std::string_view(key));
+  if (!s.step()) {
+    if (required)
+      throw Error(db.path(), std::string("meta key '") + key +
+                                 "' is missing; re-run `weft analyze " + db.path() + "`");
+    return 0;
+  }
+  try {
+    return std::stoll(s.column_text(0));
+  } catch (const std::exception&) {
+    throw Error(db.path(), std::string("meta key '") + key + "' is not an integer");
+  }
+}
+
+}  // namespace
+
+bool has_logical_structure(Database& db) {
+  return db.query_int(
+             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+             "('comm_events', 'message_steps')") == 2;
+}
+
+Database& require_logical_structure(Database& db) {
+  if (!has_logical_structure(db))
+    throw Error(db.path(), "no logical structure stored; run `weft analyze " + db.path() + "` first");
+  return db;
+}
+
+void StepEvents::clear() {
+  event.clear();
+  process.clear();
+  region.clear();
+  kind.clear();
+  step.clear();
+  send_step.clear();
+  partition.clear();
+  start_ns.clear();
+  end_ns.clear();
+  lateness_ns.clear();
+  global_lateness_ns.clear();
+  diff_lateness_ns.clear();
+  wait_ns.clear();
+}
+
+void StepMessages::clear() {
+  message.clear();
+  src.clear();
+  dst.clear();
+  send_step.clear();
+  recv_step.clear();
+}
+
+LogicalWindowQuery::LogicalWindowQuery(Database& db)
+    : db_(require_logical_structure(db)),
+      events_stmt_(db_, kEventsSql),
+      messages_stmt_(db_, kMessagesSql) {
+  facts_.global_steps = meta_int(db_, "analysis_global_steps", true);
+  facts_.partitions = meta_int(db_, "analysis_partitions", true);
+  facts_.max_message_steps = meta_int(db_, "analysis_max_message_steps", true);
+  facts_.max_lateness_ns = meta_int(db_, "analysis_max_lateness_ns", true);
+  facts_.max_global_lateness_ns = meta_int(db_, "analysis_max_global_lateness_ns", true);
+  facts_.max_diff_lateness_ns = meta_int(db_, "analysis_max_diff_lateness_ns", true);
+  facts_.max_duration_ns = meta_int(db_, "analysis_max_duration_ns", true);
+}
+
+void LogicalWindowQuery::read_events(const StepWindow& w, StepEvents& out) {
+  out.clear();
+  if (w.s1 < w.s0 || w.p1 < w.p0) return;
+  events_stmt_.bind(1, w.s0);
+  events_stmt_.bind(2, w.s1);
+  events_stmt_.bind(3, static_cast<std::int64_t>(w.p0));
+  events_stmt_.bind(4, static_cast<std::int64_t>(w.p1));
+  auto narrow = [](std::int64_t v) { return static_cast<std::int32_t>(v); };
+  while (events_stmt_.step()) {
+    out.event.push_back(events_stmt_.column_int(0));
+    out.process.push_back(static_cast<ProcessIndex>(events_stmt_.column_int(1)));
+    out.region.push_back(events_stmt_.column_int(2));
+    out.kind.push_back(static_cast<std::int8_t>(events_stmt_.column_int(3)));
+    out.step.push_back(narrow(events_stmt_.column_int(4)));
+    out.send_step.push_back(events_stmt_.column_is_null(5) ? -1 : narrow(events_stmt_.column_int(5)));
+    out.partition.push_back(narrow(events_stmt_.column_int(6)));
+    out.start_ns.push_back(events_stmt_.column_int(7));
+    out.end_ns.push_back(events_stmt_.column_int(8));
+    out.lateness_ns.push_back(events_stmt_.column_int(9));
+    out.global_lateness_ns.push_back(events_stmt_.column_int(10));
+    out.diff_lateness_ns.push_back(events_stmt_.column_int(11));
+    out.wait_ns.push_back(events_stmt_.column_int(12));
+  }
+  events_stmt_.reset();
+}
+
+void LogicalWindowQuery::read_messages(const StepWindow& w, StepMessages& out) {
+  out.clear();
+  if (w.s1 < w.s0 || w.p1 < w.p0) return;
+  messages_stmt_.bind(1, std::max<std::int64_t>(0, w.s0 - facts_.max_message_steps));
+  messages_stmt_.bind(2, w.s1);
+  messages_stmt_.bind(3, w.s0);
+  messages_stmt_.bind(4, static_cast<std::int64_t>(w.p0));
+  messages_stmt_.bind(5, static_cast<std::int64_t>(w.p1));
+  while (messages_stmt_.step()) {
+    out.message.push_back(messages_stmt_.column_int(0));
+    out.src.push_back(static_cast<ProcessIndex>(messages_stmt_.column_int(1)));
+    out.dst.push_back(static_cast<ProcessIndex>(messages_stmt_.column_int(2)));
+    out.send_step.push_back(static_cast<std::int32_t>(messages_stmt_.column_int(3)));
+    out.recv_step.push_back(static_cast<std::int32_t>(messages_stmt_.column_int(4)));
+  }
+  messages_stmt_.reset();
+}
+
+}  // namespace weft::db

@@ -1,0 +1,139 @@
+// `weft render --view logical` end to end on a stencil2d run with one injected
+// delay (`--delay 5:3:4`: rank 5 computes 4x longer in iteration 3). The
+// ground truth: the communication event with the run's largest lateness is
+// drawn in the top color of the lateness scale (render/metric_colormap.h: only
+// the maximum maps exactly to it), and the events of the same step on
+// processes that were not late are drawn in other colors.
+#include <gtest/gtest.h>
+
+#include "import_test_support.h"
+#include "metric_colormap.h"
+#include "png_test_support.h"
+#include "store/sqlite.h"
+
+using weft::test::quoted;
+using weft::test::run_command;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kWeft = WEFT_BINARY;
+
+class RenderLogical : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs::path trace = dir_.path / "trace";
+    run_ = dir_.path / "run.weft";
+    auto s = run_command(kWeft + " synth stencil2d -n 16 -i 6 --delay 5:3:4 -o " + quoted(trace));
+    ASSERT_EQ(s.exit_code, 0) << s.output;
+    auto i = run_command(kWeft + " import -q " + quoted(trace / "traces.otf2") + " -o " + quoted(run_));
+    ASSERT_EQ(i.exit_code, 0) << i.output;
+  }
+
+  std::int64_t query(const std::string& sql) {
+    weft::db::Database db(run_.string(), weft::db::Database::Mode::ReadOnly);
+    return db.query_int(sql, -1);
+  }
+
+  // Renders `args` to a PNG; returns its path, or "" (and skips) without EGL.
+  std::string render(const std::string& name, const std::string& args) {
+    fs::path png = dir_.path / name;
+    auto r = run_command(kWeft + " render " + quoted(run_) + " --view logical --out " + quoted(png) +
+                         " " + args);
+    if (r.exit_code != 0 && r.output.find("cannot create EGL context") != std::string::npos) {
+      skipped_ = true;
+      return "";
+    }
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return png.string();
+  }
+
+  weft::test::TempDir dir_{"render-logical"};
+  fs::path run_;
+  bool skipped_ = false;
+};
+
+TEST_F(RenderLogical, LatestEventCarriesTheTopColorAndItsStepNeighboursDoNot) {
+  // The latest event and its (step, process); lateness ties are broken by event id.
+  const std::int64_t step = query("SELECT step FROM comm_events ORDER BY lateness_ns DESC, event LIMIT 1");
+  const std::int64_t late = query("SELECT process FROM comm_events ORDER BY lateness_ns DESC, event LIMIT 1");
+  ASSERT_GE(step, 0);
+  // The injected delay is what made it late: the delayed rank or one it sends to
+  // (its stencil neighbours 1, 4, 6 and 9 in the 4x4 grid).
+  EXPECT_TRUE(late == 5 || late == 1 || late == 4 || late == 6 || late == 9) << late;
+  // A process at the same step that was not late at all.
+  const std::int64_t calm = query("SELECT process FROM comm_events WHERE step = " + std::to_string(step) +
+                                  " AND lateness_ns = 0 ORDER BY process LIMIT 1");
+  ASSERT_GE(calm, 0) << "every process is late at step " << step;
+
+  const std::string cell = " --size 640x360 --steps " + std::to_string(step) + ":" + std::to_string(step);
+  std::string hot = render("hot.png", cell + " --procs " + std::to_string(late));
+  if (skipped_) GTEST_SKIP() << "no headless OpenGL here";
+  std::string cold = render("cold.png", cell + " --procs " + std::to_string(calm));
+  weft::testing::Png hot_png(hot), cold_png(cold);
+  ASSERT_TRUE(hot_png.ok() && cold_png.ok());
+  EXPECT_EQ(hot_png.width(), 640);
+  EXPECT_EQ(hot_png.height(), 360);
+  // One step × one process fills the plot: its box is most of the image.
+  const weft::render::Rgba8 top = weft::render::metric_color_top();
+  EXPECT_GT(hot_png.count(top), 640 * 360 / 4);
+  EXPECT_EQ(cold_png.count(top), 0);
+  EXPECT_GT(cold_png.count(weft::render::metric_color_bottom()), 640 * 360 / 4);
+
+  // The whole step for all processes: exactly one row holds the top color.
+  std::string column = render("column.png", " --size 640x640 --steps " + std::to_string(step) + ":" +
+                                                std::to_string(step));
+  weft::testing::Png column_png(column);
+  ASSERT_TRUE(column_png.ok());
+  int first_row = -1, last_row = -1;
+  for (int y = 0; y < column_png.height(); ++y)
+    for (int x = 0; x < column_png.width(); ++x)
+      if (column_png.pixel(x, y) == top) {
+        if (first_row < 0) first_row = y;
+        last_row = y;
+      }
+  ASSERT_GE(first_row, 0);
+  // 16 rows in well under 640 px: one row is less than 640 / 16 px tall.
+  EXPECT_LT(last_row - first_row, 640 / 16);
+}
+
+TEST_F(RenderLogical, MessageLinesAndEveryColorRender) {
+  for (const char* color : {"lateness", "dlateness", "glateness", "duration", "function"}) {
+    std::string png = render(std::string(color) + ".png", std::string("--size 800x500 --color ") + color);
+    if (skipped_) GTEST_SKIP() << "no headless OpenGL here";
+    weft::testing::Png image(png);
+    ASSERT_TRUE(image.ok()) << color;
+  }
+  // Message lines are drawn in near-white over the boxes.
+  weft::testing::Png image(dir_.path / "lateness.png");
+  long light = 0;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width() * 3 / 4; ++x) {
+      weft::render::Rgba8 c = image.pixel(x, y);
+      if ((c & 0xff) > 200 && ((c >> 8) & 0xff) > 200 && ((c >> 16) & 0xff) > 200) ++light;
+    }
+  EXPECT_GT(light, 200);
+}
+
+TEST_F(RenderLogical, BadOptionsAndMissingAnalysisFailWithOneLine) {
+  auto bad_color = run_command(kWeft + " render " + quoted(run_) + " --view logical --color heat --out /tmp/never.png");
+  EXPECT_EQ(bad_color.exit_code, 2);
+  EXPECT_NE(bad_color.output.find("--color"), std::string::npos) << bad_color.output;
+  auto bad_steps = run_command(kWeft + " render " + quoted(run_) + " --view logical --steps 9:2 --out /tmp/never.png");
+  EXPECT_EQ(bad_steps.exit_code, 2);
+  EXPECT_NE(bad_steps.output.find("--steps"), std::string::npos) << bad_steps.output;
+  auto time_on_logical = run_command(kWeft + " render " + quoted(run_) + " --view logical --time 0:5 --out /tmp/never.png");
+  EXPECT_EQ(time_on_logical.exit_code, 2);
+
+  fs::path trace = dir_.path / "trace";
+  fs::path plain = dir_.path / "plain.weft";
+  auto i = run_command(kWeft + " import -q --no-analyze " + quoted(trace / "traces.otf2") + " -o " + quoted(plain));
+  ASSERT_EQ(i.exit_code, 0) << i.output;
+  auto r = run_command(kWeft + " render " + quoted(plain) + " --view logical --out /tmp/never.png");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+  EXPECT_NE(r.output.find("weft analyze"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists("/tmp/never.png"));
+}
+
+}  // namespace
