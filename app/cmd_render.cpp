@@ -14,6 +14,8 @@
 #include "app/commands.h"
 #include "app/imgui_session.h"
 #include "app/logical_data.h"
+#include "app/step_overview.h"
+#include "app/timeline_slider.h"
 #include "app/timeline_data.h"
 #include "app/timeline_frame.h"
 #include "app/timeline_panel.h"
@@ -23,6 +25,7 @@
 #include "png_writer.h"
 #include "store/window_query.h"
 #include "structure/logical_window.h"
+#include "summary/start_histogram.h"
 #include "timeline_renderer.h"
 
 namespace weft::app {
@@ -215,15 +218,45 @@ void render_logical(const RenderOptions& options, db::WindowQuery& query, const 
   frame.finish(options.out);
 }
 
+// The overview strip of the logical metric (when the run is analyzed) above
+// the timeline slider's graph of event starts, both over the whole run.
+void render_overview(const RenderOptions& options, db::WindowQuery& query, const TraceInfo& info,
+                     Size size) {
+  if (!options.time.empty() || !options.steps.empty() || !options.procs.empty())
+    throw Error("--time/--steps/--procs: the overview always shows the whole run");
+  const LogicalColor color = parse_logical_color(options.color);
+  db::Database& db = query.database();
+  const bool structure = db::has_logical_structure(db);
+  std::optional<db::StartHistogram> histogram;
+  if (db::has_start_histogram(db)) histogram = db::read_start_histogram(db);
+  TimelineSlider slider(static_cast<double>(info.meta.trace_end_ns), std::move(histogram));
+  slider.set_current_ns(0);
+
+  HeadlessFrame frame(size);
+  frame.begin();
+  const auto w = static_cast<float>(size.width);
+  const auto h = static_cast<float>(size.height);
+  const float strip = structure ? std::floor(0.5f * h) : 0.0f;
+  if (structure) {
+    const db::StructureFacts facts = db::LogicalWindowQuery(db).facts();
+    StepOverview overview(db, facts.global_steps);
+    overview.draw({0, 0, w, strip}, color, 0.0, 0.0, false);
+  }
+  slider.draw({0, strip, w, h - strip}, 0.0, 0.0, false);
+  frame.finish(options.out);
+}
+
 void render_view(const RenderOptions& options) {
   const Size size = parse_size(options.size);
-  if (options.view != "physical" && options.view != "logical")
-    throw Error("--view: unknown view '" + options.view + "' (physical or logical)");
+  if (options.view != "physical" && options.view != "logical" && options.view != "overview")
+    throw Error("--view: unknown view '" + options.view + "' (physical, logical or overview)");
   // The database first: a wrong path should not be reported as an EGL problem.
   db::WindowQuery query(options.database);
   TraceInfo info = read_trace_info(query);
   if (options.view == "logical")
     render_logical(options, query, info, size);
+  else if (options.view == "overview")
+    render_overview(options, query, info, size);
   else
     render_physical(options, query, info, size);
 }
@@ -235,7 +268,7 @@ void add_render_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "render", "Render one frame of a view to a PNG, with no display (EGL surfaceless)");
   cmd->add_option("database", options->database, "a .weft file")->required();
-  cmd->add_option("--view", options->view, "which view: physical or logical")->capture_default_str();
+  cmd->add_option("--view", options->view, "which view: physical, logical or overview")->capture_default_str();
   cmd->add_option("--out,-o", options->out, "PNG file to write")->required();
   cmd->add_option("--size", options->size, "image size WIDTHxHEIGHT")->capture_default_str();
   cmd->add_option("--time", options->time,

@@ -4,6 +4,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include "app/logical_overlay.h"
+#include "app/overlay_style.h"
 #include "app/physical_overlay.h"
 #include "gl_api.h"
 
@@ -44,7 +45,7 @@ void end_timeline_frame() {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-void draw_physical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
+render::ViewTransform draw_physical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
                             const TraceInfo& info, const LoadedWindow* data,
                             const render::PixelRect& area, int framebuffer_width,
                             int framebuffer_height, bool interactive) {
@@ -55,9 +56,10 @@ void draw_physical_timeline(TimelinePanel& panel, render::TimelineRenderer& rend
   render::TimelineStyle style;
   if (data && hovering(view, interactive)) style.highlight_box = draw_physical_tooltip(info, view, *data);
   renderer.draw(view, static_cast<double>(panel.row_count()), style);
+  return view;
 }
 
-void draw_logical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
+render::ViewTransform draw_logical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
                            const TraceInfo& info, const db::StructureFacts& facts,
                            LogicalColor color, const LoadedLogicalWindow* data,
                            const render::PixelRect& area, int framebuffer_width,
@@ -69,6 +71,14 @@ void draw_logical_timeline(TimelinePanel& panel, render::TimelineRenderer& rende
   render::TimelineStyle style;
   if (data && hovering(view, interactive)) style.highlight_box = draw_logical_tooltip(info, view, *data);
   renderer.draw(view, static_cast<double>(panel.row_count()), style);
+  return view;
+}
+
+void draw_cursor(const render::ViewTransform& view, double x) {
+  const auto px = static_cast<float>(view.x_of(x));
+  if (px < view.plot.x || px > view.plot.x + view.plot.width) return;
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  draw->AddLine(ImVec2(px, view.plot.y), ImVec2(px, view.plot.y + view.plot.height), kCursorColor, 2.0f);
 }
 
 std::string physical_title(const TraceInfo& info) {

@@ -20,17 +20,20 @@ void end_timeline_frame();
 // The physical timeline in `area`. With `interactive`, applies mouse and
 // keyboard input (when the mouse is over this view) and shows the hover
 // tooltip. `data` may be null (nothing loaded yet).
-void draw_physical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
+render::ViewTransform draw_physical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
                             const TraceInfo& info, const LoadedWindow* data,
                             const render::PixelRect& area, int framebuffer_width,
                             int framebuffer_height, bool interactive);
 
 // The logical timeline in `area`, colored by `color`.
-void draw_logical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
+render::ViewTransform draw_logical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
                            const TraceInfo& info, const db::StructureFacts& facts,
                            LogicalColor color, const LoadedLogicalWindow* data,
                            const render::PixelRect& area, int framebuffer_width,
                            int framebuffer_height, bool interactive);
+
+// A vertical cursor line at `x` (ns or steps, as the view's axis) inside the plot.
+void draw_cursor(const render::ViewTransform& view, double x);
 
 // Titles of the two views: file, view name, sizes.
 std::string physical_title(const TraceInfo& info);

@@ -19,6 +19,9 @@
 #include "app/background_loader.h"
 #include "app/imgui_session.h"
 #include "app/logical_data.h"
+#include "app/overlay_style.h"
+#include "app/step_overview.h"
+#include "app/timeline_slider.h"
 #include "app/timeline_data.h"
 #include "app/timeline_frame.h"
 #include "app/timeline_panel.h"
@@ -26,6 +29,7 @@
 #include "framebuffer.h"
 #include "png_writer.h"
 #include "structure/logical_window.h"
+#include "summary/start_histogram.h"
 #include "timeline_renderer.h"
 
 namespace weft::app {
@@ -153,6 +157,21 @@ void draw_toolbar(LogicalColor& color, bool has_structure, bool loading, float h
   ImGui::End();
 }
 
+// Scrubbing past the edge of a view pans it so the cursor stays in sight.
+void follow_cursor(double t_ns, TimelinePanel& physical, TimelinePanel* logical,
+                   const db::PartitionSpans& spans) {
+  auto keep_in_view = [](TimelinePanel& panel, double x) {
+    TimelineViewport v = panel.viewport();
+    if (x >= v.t0_ns && x <= v.t1_ns) return;
+    const double half = 0.5 * (v.t1_ns - v.t0_ns);
+    v.t0_ns = x - half;
+    v.t1_ns = x + half;
+    panel.set_viewport(v);
+  };
+  keep_in_view(physical, t_ns);
+  if (logical) keep_in_view(*logical, db::step_at_time(spans, t_ns));
+}
+
 double percentile(std::vector<double> values, double p) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());
@@ -185,7 +204,16 @@ void run_viewer(const ViewerOptions& options) {
   const TraceInfo info = read_trace_info(query);
   const bool has_structure = db::has_logical_structure(query.database());
   db::StructureFacts facts;
-  if (has_structure) facts = db::LogicalWindowQuery(query.database()).facts();
+  db::PartitionSpans partition_spans;
+  std::optional<StepOverview> overview;
+  if (has_structure) {
+    facts = db::LogicalWindowQuery(query.database()).facts();
+    partition_spans = db::read_partition_spans(query.database());
+    overview.emplace(query.database(), facts.global_steps);
+  }
+  std::optional<db::StartHistogram> histogram;
+  if (db::has_start_histogram(query.database())) histogram = db::read_start_histogram(query.database());
+  TimelineSlider slider(static_cast<double>(info.meta.trace_end_ns), std::move(histogram));
 
   GlfwWindow window(options.width, options.height, "weft - " + info.file_name);
   // Measured runs draw as fast as they can; interactive ones follow vsync.
@@ -233,16 +261,37 @@ void run_viewer(const ViewerOptions& options) {
       logical_panel.set_title(logical_title(info, facts, color));
       begin_timeline_frame(width, height);
       const auto w = static_cast<float>(width);
-      const float rest = static_cast<float>(height) - toolbar;
+      const float line = ImGui::GetTextLineHeight();
+      const float slider_height = 6.5f * line + kMargin;
+      const float strip_height = has_structure ? 3.5f * line : 0.0f;
+      const float rest = static_cast<float>(height) - toolbar - slider_height - strip_height;
       // Logical above physical, as in Ravel: structure first, then where the time went.
       const float logical_height = has_structure ? std::floor(0.5f * rest) : 0.0f;
-      if (has_structure)
-        draw_logical_timeline(logical_panel, logical_renderer, info, facts, color,
-                              logical.current.get(), {0, toolbar, w, logical_height}, width, height,
-                              true);
-      draw_physical_timeline(physical_panel, physical_renderer, info, physical.current.get(),
-                             {0, toolbar + logical_height, w, rest - logical_height}, width, height,
-                             true);
+      float y = toolbar;
+      if (has_structure) {
+        render::ViewTransform logical_view = draw_logical_timeline(
+            logical_panel, logical_renderer, info, facts, color, logical.current.get(),
+            {0, y, w, logical_height}, width, height, true);
+        draw_cursor(logical_view, db::step_at_time(partition_spans, slider.current_ns()));
+        y += logical_height;
+        const TimelineViewport& lv = logical_panel.viewport();
+        if (auto span = overview->draw({0, y, w, strip_height}, color, lv.t0_ns, lv.t1_ns, true)) {
+          TimelineViewport next = lv;
+          next.t0_ns = span->first;
+          next.t1_ns = span->second;
+          logical_panel.set_viewport(next);
+        }
+        y += strip_height;
+      }
+      render::ViewTransform physical_view =
+          draw_physical_timeline(physical_panel, physical_renderer, info, physical.current.get(),
+                                 {0, y, w, rest - logical_height}, width, height, true);
+      draw_cursor(physical_view, slider.current_ns());
+      y += rest - logical_height;
+      const TimelineViewport& pv = physical_panel.viewport();
+      if (slider.draw({0, y, w, slider_height}, pv.t0_ns, pv.t1_ns, true))
+        follow_cursor(slider.current_ns(), physical_panel, has_structure ? &logical_panel : nullptr,
+                      partition_spans);
       end_timeline_frame();
     } else {
       ImGui::EndFrame();  // minimized: nothing to draw

@@ -10,6 +10,7 @@
 #include "metric_colormap.h"
 #include "png_test_support.h"
 #include "store/sqlite.h"
+#include "summary/start_histogram.h"
 
 using weft::test::quoted;
 using weft::test::run_command;
@@ -113,6 +114,42 @@ TEST_F(RenderLogical, MessageLinesAndEveryColorRender) {
       if ((c & 0xff) > 200 && ((c >> 8) & 0xff) > 200 && ((c >> 16) & 0xff) > 200) ++light;
     }
   EXPECT_GT(light, 200);
+}
+
+TEST_F(RenderLogical, StartHistogramCountsEveryEventOnceByClass) {
+  weft::db::Database db(run_.string(), weft::db::Database::Mode::ReadOnly);
+  ASSERT_TRUE(weft::db::has_start_histogram(db));
+  weft::db::StartHistogram h = weft::db::read_start_histogram(db);
+  EXPECT_EQ(h.bins, weft::db::kDefaultStartBins);
+  std::int64_t total = 0;
+  for (const auto& c : h.counts)
+    for (std::int64_t n : c) total += n;
+  EXPECT_EQ(total, db.query_int("SELECT count(*) FROM events"));
+  // Sends: every MPI_Isend (the stencil sends only with Isend), in the bin of its start.
+  std::int64_t sends = 0;
+  for (std::int64_t n : h.counts[static_cast<std::size_t>(weft::db::StartClass::Send)]) sends += n;
+  EXPECT_EQ(sends, db.query_int("SELECT count(*) FROM events e JOIN regions r ON r.region = e.region "
+                                "WHERE r.name = 'MPI_Isend'"));
+  const std::int64_t first_isend = db.query_int(
+      "SELECT min(e.start_ns) FROM events e JOIN regions r ON r.region = e.region WHERE r.name = 'MPI_Isend'");
+  const auto bin = static_cast<std::size_t>(first_isend / h.bin_ns);
+  EXPECT_GT(h.counts[static_cast<std::size_t>(weft::db::StartClass::Send)][bin], 0);
+  for (std::size_t b = 0; b < bin; ++b)
+    EXPECT_EQ(h.counts[static_cast<std::size_t>(weft::db::StartClass::Send)][b], 0) << b;
+}
+
+TEST_F(RenderLogical, OverviewShowsTheLatestStepInTheTopColor) {
+  fs::path png = dir_.path / "overview.png";
+  auto r = run_command(kWeft + " render " + quoted(run_) + " --view overview --size 900x300 --out " + quoted(png));
+  if (r.exit_code != 0 && r.output.find("cannot create EGL context") != std::string::npos)
+    GTEST_SKIP() << "no headless OpenGL here";
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  weft::testing::Png image(png.string());
+  ASSERT_TRUE(image.ok());
+  EXPECT_EQ(image.width(), 900);
+  // The bar of the step with the run's largest lateness reaches the top color:
+  // a column of it, full height of the strip's bar area.
+  EXPECT_GT(image.count(weft::render::metric_color_top()), 50);
 }
 
 TEST_F(RenderLogical, BadOptionsAndMissingAnalysisFailWithOneLine) {

@@ -51,6 +51,33 @@ Database& require_logical_structure(Database& db) {
   return db;
 }
 
+PartitionSpans read_partition_spans(Database& db) {
+  PartitionSpans spans;
+  Statement s(db, "SELECT first_step, last_step, begin_ns, end_ns FROM partitions ORDER BY begin_ns");
+  while (s.step()) {
+    spans.first_step.push_back(s.column_int(0));
+    spans.last_step.push_back(s.column_int(1));
+    spans.begin_ns.push_back(s.column_int(2));
+    spans.end_ns.push_back(s.column_int(3));
+  }
+  return spans;
+}
+
+double step_at_time(const PartitionSpans& spans, double t_ns) {
+  if (spans.size() == 0) return 0.0;
+  // The last partition that began at or before t.
+  auto it = std::upper_bound(spans.begin_ns.begin(), spans.begin_ns.end(), t_ns,
+                             [](double t, TimeNs begin) { return t < static_cast<double>(begin); });
+  if (it == spans.begin_ns.begin()) return static_cast<double>(spans.first_step.front());
+  const auto i = static_cast<std::size_t>(it - spans.begin_ns.begin()) - 1;
+  const double begin = static_cast<double>(spans.begin_ns[i]);
+  const double end = static_cast<double>(spans.end_ns[i]);
+  const double first = static_cast<double>(spans.first_step[i]);
+  const double last = static_cast<double>(spans.last_step[i]) + 1.0;
+  if (t_ns >= end || end <= begin) return last;
+  return first + (last - first) * (t_ns - begin) / (end - begin);
+}
+
 void StepEvents::clear() {
   event.clear();
   process.clear();

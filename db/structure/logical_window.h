@@ -79,6 +79,19 @@ class LogicalWindowQuery {
   Statement messages_stmt_;
 };
 
+// Where each partition lies in steps and in time, for mapping a time to the
+// step being worked on then (the logical clock of the timeline slider).
+struct PartitionSpans {
+  std::vector<std::int64_t> first_step, last_step;
+  std::vector<TimeNs> begin_ns, end_ns;
+  std::size_t size() const { return first_step.size(); }
+};
+// Sorted by begin_ns.
+PartitionSpans read_partition_spans(Database& db);
+// The global step that time `t_ns` falls in: interpolated inside the partition
+// running at that time (the latest one begun, when several overlap).
+double step_at_time(const PartitionSpans& spans, double t_ns);
+
 // Whether `db` holds an analysis that a logical view can show.
 bool has_logical_structure(Database& db);
 // `db`, or a weft::Error naming the file and the command that makes an analysis.

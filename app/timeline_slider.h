@@ -1,0 +1,38 @@
+#pragma once
+// The timeline slider at the bottom of the window (particle-animation.txt,
+// "timeline"): a stacked graph of event starts per time bin by function class
+// over the whole run, the span the physical timeline shows, and the current
+// time as a cursor. Dragging on it scrubs the current time; the timelines draw
+// the same moment as a cursor (time in the physical view, the step being
+// worked on then in the logical one: one slider, two clocks).
+#include <optional>
+
+#include "summary/start_histogram.h"
+#include "view_transform.h"
+
+namespace weft::app {
+
+class TimelineSlider {
+ public:
+  // `histogram` may be empty (a run imported with --no-analyze): the slider
+  // still scrubs, with a note instead of the graph.
+  TimelineSlider(double trace_end_ns, std::optional<db::StartHistogram> histogram);
+
+  double current_ns() const { return current_ns_; }
+  void set_current_ns(double t_ns);
+
+  // Draws into `area`, marking [view_t0, view_t1] (the physical view's span).
+  // With `interactive`, a press or drag inside sets the current time. Returns
+  // whether the current time changed.
+  bool draw(const render::PixelRect& area, double view_t0_ns, double view_t1_ns, bool interactive);
+
+ private:
+  void draw_graph(const render::PixelRect& plot);
+  void draw_legend(const render::PixelRect& area, float right);
+
+  double trace_end_ns_;
+  std::optional<db::StartHistogram> histogram_;
+  double current_ns_ = 0;
+};
+
+}  // namespace weft::app

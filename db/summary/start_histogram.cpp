@@ -1,0 +1,133 @@
+#include "summary/start_histogram.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+
+#include "common/error.h"
+#include "store/batch_insert.h"
+#include "store/record_scan.h"
+
+namespace weft::db {
+
+namespace {
+
+constexpr const char* kClassNames[kStartClasses] = {"send",       "receive", "wait",
+                                                    "collective", "other MPI", "compute"};
+
+std::int64_t meta_int(Database& db, const char* key) {
+  Statement s(db, "SELECT value FROM meta WHERE key = ?1");
+  s.bind(1, std::string_view(key));
+  if (!s.step()) throw Error(db.path(), std::string("meta key '") + key + "' is missing");
+  try {
+    return std::stoll(s.column_text(0));
+  } catch (const std::exception&) {
+    throw Error(db.path(), std::string("meta key '") + key + "' is not an integer");
+  }
+}
+
+}  // namespace
+
+const char* start_class_name(StartClass c) { return kClassNames[static_cast<int>(c)]; }
+
+StartClass start_class_of(RegionKind kind) {
+  switch (kind) {
+    case RegionKind::Send:
+    case RegionKind::Isend: return StartClass::Send;
+    case RegionKind::Recv:
+    case RegionKind::Irecv: return StartClass::Receive;
+    case RegionKind::Wait: return StartClass::Wait;
+    case RegionKind::Collective: return StartClass::Collective;
+    case RegionKind::MpiOther: return StartClass::OtherMpi;
+    case RegionKind::Compute:
+    case RegionKind::OtherParadigm: return StartClass::Compute;
+  }
+  return StartClass::Compute;
+}
+
+void write_start_histogram(Database& db, std::int32_t bins) {
+  bins = std::max(bins, 1);
+  const TimeNs end = std::max<TimeNs>(meta_int(db, "trace_end_ns"), 1);
+  const TimeNs bin_ns = std::max<TimeNs>(1, (end + bins - 1) / bins);
+
+  // Region reference -> class; references are usually dense but need not be.
+  std::unordered_map<std::int64_t, StartClass> class_of_region;
+  {
+    Statement s(db, "SELECT region, kind FROM regions");
+    while (s.step()) {
+      std::int64_t kind = s.column_int(1);
+      bool known = kind >= 0 && kind <= static_cast<std::int64_t>(RegionKind::OtherParadigm);
+      class_of_region[s.column_int(0)] =
+          start_class_of(known ? static_cast<RegionKind>(kind) : RegionKind::Compute);
+    }
+  }
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(bins) * kStartClasses, 0);
+  StartClass last_class = StartClass::Compute;
+  std::int64_t last_region = INT64_MIN;
+  scan_events(db, [&](std::span<const EventRecord> batch) {
+    for (const EventRecord& e : batch) {
+      if (e.region != last_region) {  // runs of one region are common: skip the lookup
+        auto it = class_of_region.find(e.region);
+        last_class = it == class_of_region.end() ? StartClass::Compute : it->second;
+        last_region = e.region;
+      }
+      const auto bin = static_cast<std::size_t>(std::clamp<TimeNs>(e.start_ns / bin_ns, 0, bins - 1));
+      ++counts[bin * kStartClasses + static_cast<std::size_t>(last_class)];
+    }
+  });
+
+  Transaction tx(db, "BEGIN IMMEDIATE");
+  db.exec("DROP TABLE IF EXISTS start_histogram");
+  db.exec(
+      "CREATE TABLE start_histogram(bin INTEGER NOT NULL, class INTEGER NOT NULL,"
+      " starts INTEGER NOT NULL, PRIMARY KEY(bin, class)) WITHOUT ROWID");
+  {
+    BatchInserter rows(db, "start_histogram", "", 3);
+    for (std::int32_t b = 0; b < bins; ++b)
+      for (int c = 0; c < kStartClasses; ++c) {
+        std::int64_t n = counts[static_cast<std::size_t>(b) * kStartClasses + static_cast<std::size_t>(c)];
+        if (n == 0) continue;
+        std::array<std::int64_t, 3> row{b, c, n};
+        rows.add(row);
+      }
+    rows.flush();
+  }
+  Statement put(db, "INSERT OR REPLACE INTO meta VALUES (?1, ?2)");
+  for (auto [key, value] : {std::pair<const char*, std::int64_t>{"histogram_bins", bins},
+                            {"histogram_bin_ns", bin_ns}}) {
+    put.bind(1, std::string_view(key));
+    put.bind(2, std::string_view(std::to_string(value)));
+    put.run();
+  }
+  tx.commit();
+}
+
+bool has_start_histogram(Database& db) {
+  return db.query_int(
+             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'start_histogram'") > 0;
+}
+
+StartHistogram read_start_histogram(Database& db) {
+  StartHistogram h;
+  const std::int64_t bins = meta_int(db, "histogram_bins");
+  h.bin_ns = meta_int(db, "histogram_bin_ns");
+  if (bins < 1 || bins > (1 << 20) || h.bin_ns < 1)
+    throw Error(db.path(), "meta histogram_bins/histogram_bin_ns out of range");
+  h.bins = static_cast<std::int32_t>(bins);
+  for (auto& c : h.counts) c.assign(static_cast<std::size_t>(bins), 0);
+  Statement s(db, "SELECT bin, class, starts FROM start_histogram");
+  while (s.step()) {
+    std::int64_t b = s.column_int(0), c = s.column_int(1);
+    if (b < 0 || b >= bins || c < 0 || c >= kStartClasses)
+      throw Error(db.path(), "start_histogram row out of range");
+    h.counts[static_cast<std::size_t>(c)][static_cast<std::size_t>(b)] = s.column_int(2);
+  }
+  for (std::int32_t b = 0; b < h.bins; ++b) {
+    std::int64_t total = 0;
+    for (const auto& c : h.counts) total += c[static_cast<std::size_t>(b)];
+    h.max_stacked = std::max(h.max_stacked, total);
+  }
+  return h;
+}
+
+}  // namespace weft::db
