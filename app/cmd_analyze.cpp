@@ -7,7 +7,7 @@
 #include "app/analysis_options.h"
 #include "app/commands.h"
 #include "store/schema.h"
-#include "summary/start_histogram.h"
+#include "summary/view_summaries.h"
 
 namespace weft::app {
 namespace {
@@ -24,8 +24,9 @@ void run_analyze(const AnalyzeArgs& args) {
   // across a power cut is deferred to the next checkpoint.
   db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;");
   structure::AnalysisReport report = db::analyze_run(db, args.settings);
-  // The slider's graph depends on the events only: one written at import stays right.
-  if (!db::has_start_histogram(db)) db::write_start_histogram(db);
+  // The slider's graph and the level of detail depend on the events only:
+  // the ones written at import stay right.
+  if (!db::has_view_summaries(db)) db::write_view_summaries(db);
   print_analysis_report(args.run, report);
 }
 

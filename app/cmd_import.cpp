@@ -11,7 +11,7 @@
 #include "common/error.h"
 #include "otf2/otf2_decode_only.h"
 #include "otf2/otf2_importer.h"
-#include "summary/start_histogram.h"
+#include "summary/view_summaries.h"
 
 namespace weft::app {
 namespace {
@@ -52,7 +52,7 @@ void run_import(const ImportArgs& args) {
     options.before_publish = [&](db::Database& db) {
       bar.update(1.0, "analyzing structure");
       report = db::analyze_run(db, args.analysis);
-      db::write_start_histogram(db);
+      db::write_view_summaries(db);
     };
   db::ImportSummary s = db::import_otf2(options);
   bar.finish();

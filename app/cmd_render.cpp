@@ -14,6 +14,7 @@
 #include "app/commands.h"
 #include "app/imgui_session.h"
 #include "app/logical_data.h"
+#include "app/physical_overlay.h"
 #include "app/step_overview.h"
 #include "app/timeline_slider.h"
 #include "app/timeline_data.h"
@@ -182,9 +183,15 @@ void render_physical(const RenderOptions& options, db::WindowQuery& query, const
   panel.set_title(physical_title(info));
   panel.set_viewport(viewport);
   auto data = std::make_unique<LoadedWindow>();
-  load_window(query, info, window_for_viewport(panel.viewport(), 0.0, info.processes.size()), *data);
-  renderer.upload(data->geometry);
+  std::optional<db::ActivityLod> lod;
+  if (db::has_activity_lod(query.database())) lod.emplace(query.database());
+  // The plot's size is known once laid out; layout needs an ImGui frame.
   frame.begin();
+  const render::ViewTransform view = panel.layout(frame.area(), size.width, size.height, physical_legend_width(info));
+  PhysicalRequest request{window_for_viewport(panel.viewport(), 0.0, info.processes.size()),
+                          view.px_per_ns(), view.px_per_row()};
+  load_window(query, lod ? &*lod : nullptr, info, request, *data);
+  renderer.upload(data->geometry);
   draw_physical_timeline(panel, renderer, info, data.get(), frame.area(), size.width, size.height, false);
   frame.finish(options.out);
 }

@@ -43,6 +43,7 @@ void add_box(render::TimelineGeometry& g, double x0, double x1, ProcessIndex row
   g.box_row.push_back(depth);
   g.box_color.push_back(color);
   g.box_event.push_back(event);
+  g.box_height.push_back(1.0f);
 }
 
 // The work a process does between two communication events sits in the even

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/class_colors.h"
 #include "app/overlay_style.h"
 #include "app/timeline_panel.h"
 #include "time_ticks.h"
@@ -19,8 +20,65 @@ float physical_legend_width(const TraceInfo& info) {
   return ImGui::GetFontSize() + 8.0f + widest;
 }
 
+namespace {
+
+// The legend of a level-of-detail window: the classes its cells show.
+void draw_class_legend(const render::PixelRect& rect) {
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  const float line = ImGui::GetTextLineHeight();
+  const float swatch = ImGui::GetFontSize() - 2.0f;
+  float y = rect.y;
+  draw->AddText(ImVec2(rect.x, y), kDimTextColor, "zoomed out:");
+  y += line + 3.0f;
+  draw->AddText(ImVec2(rect.x, y), kDimTextColor, "busiest class");
+  y += line + 6.0f;
+  for (int k = 0; k < db::kStartClasses; ++k, y += line + 3.0f) {
+    const float mid = y + 0.5f * line;
+    draw->AddRectFilled(ImVec2(rect.x, mid - 0.5f * swatch), ImVec2(rect.x + swatch, mid + 0.5f * swatch),
+                        im_color(class_color(static_cast<db::StartClass>(k))));
+    draw->AddText(ImVec2(rect.x + swatch + 8.0f, y), kTextColor,
+                  db::start_class_name(static_cast<db::StartClass>(k)));
+  }
+  draw->AddText(ImVec2(rect.x, y + 3.0f), kDimTextColor, "dim: mostly idle");
+}
+
+// Tooltip of the level-of-detail cell run under the mouse.
+std::int64_t draw_lod_tooltip(const TraceInfo& info, const render::ViewTransform& view,
+                              const LoadedWindow& data) {
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const db::LodCells& c = data.lod;
+  const double row = view.row_at(mouse.y);
+  const double t = view.time_at(mouse.x) - static_cast<double>(data.geometry.origin_ns);
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const float* span = &data.geometry.box_span[2 * i];
+    const double first_row = data.geometry.box_row[2 * i];
+    if (row < first_row || row >= first_row + data.geometry.box_height[i] || t < span[0] || t >= span[1])
+      continue;
+    const auto last_row = static_cast<std::int64_t>(first_row + data.geometry.box_height[i]) - 1;
+    ImGui::BeginTooltip();
+    ImGui::Text("%d processes, %s", static_cast<int>(data.geometry.box_height[i]),
+                render::format_duration(static_cast<double>(span[1] - span[0])).c_str());
+    ImGui::Separator();
+    ImGui::Text("processes  %s to %s", info.processes.name[static_cast<std::size_t>(first_row)].c_str(),
+                info.processes.name[static_cast<std::size_t>(last_row)].c_str());
+    ImGui::Text("from       %s", render::format_duration(span[0] + static_cast<double>(data.geometry.origin_ns)).c_str());
+    ImGui::Text("mostly     %s", db::start_class_name(static_cast<db::StartClass>(c.klass[i])));
+    ImGui::Text("busy       up to %d%%", static_cast<int>(c.busy[i] * 100 / 255));
+    ImGui::TextDisabled("zoom in for the events");
+    ImGui::EndTooltip();
+    return static_cast<std::int64_t>(i);
+  }
+  return -1;
+}
+
+}  // namespace
+
 void draw_region_legend(const TraceInfo& info, const render::PixelRect& rect,
                         const LoadedWindow* data, std::string& scratch) {
+  if (data && data->from_lod) {
+    draw_class_legend(rect);
+    return;
+  }
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   const float line = ImGui::GetTextLineHeight();
   const float swatch = ImGui::GetFontSize() - 2.0f;
@@ -64,6 +122,7 @@ void draw_region_legend(const TraceInfo& info, const render::PixelRect& rect,
 
 std::int64_t draw_physical_tooltip(const TraceInfo& info, const render::ViewTransform& view,
                                    const LoadedWindow& data) {
+  if (data.from_lod) return draw_lod_tooltip(info, view, data);
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   std::int64_t box = render::pick_box(data.geometry, data.picks, view, mouse.x, mouse.y);
   if (box < 0) return -1;

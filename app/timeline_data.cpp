@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <numeric>
 
+#include "app/class_colors.h"
+
 namespace weft::app {
 
 TraceInfo read_trace_info(db::WindowQuery& query) {
@@ -67,11 +69,60 @@ void rank_regions_by_time(const db::WindowEvents& events, const db::Window& wind
                    });
 }
 
+// How many events `window` holds if they were spread evenly over processes and time.
+double estimated_events(const TraceInfo& info, const db::Window& window) {
+  const double processes = static_cast<double>(std::max<std::size_t>(info.processes.size(), 1));
+  const double span = static_cast<double>(std::max<TimeNs>(info.meta.trace_end_ns, 1));
+  const double rows = static_cast<double>(window.p1 - window.p0 + 1);
+  const double ns = static_cast<double>(std::max<TimeNs>(window.t1 - window.t0, 0));
+  return static_cast<double>(info.meta.count_events) * (rows / processes) * std::min(1.0, ns / span);
+}
+
+// One box per run of equal cells: a block of 2^p rows × its bins, in its class's
+// color dimmed by how little of the cell was busy.
+void build_lod_geometry(const db::LodLayout& layout, const TraceInfo& info, LoadedWindow& out) {
+  render::TimelineGeometry& g = out.geometry;
+  g.clear();
+  g.origin_ns = out.window.t0;
+  const db::LodCells& c = out.lod;
+  const TimeNs width = layout.bin_width(c.tlevel);
+  const std::int64_t block = layout.block_size(c.plevel);
+  const auto rows = static_cast<std::int64_t>(info.processes.size());
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const std::int64_t first_row = static_cast<std::int64_t>(c.block[i]) * block;
+    g.box_span.push_back(static_cast<float>(c.first_bin[i] * width - g.origin_ns));
+    g.box_span.push_back(static_cast<float>((c.last_bin[i] + 1) * width - g.origin_ns));
+    g.box_row.push_back(static_cast<float>(first_row));
+    g.box_row.push_back(0.0f);
+    g.box_height.push_back(static_cast<float>(std::min(block, rows - first_row)));
+    const render::Rgba8 base = class_color(static_cast<db::StartClass>(c.klass[i]));
+    // Opaque, mixed toward the background: idle cells fade, busy ones glow.
+    const double keep = 0.35 + 0.65 * c.busy[i] / 255.0;
+    auto channel = [&](int shift, int background) {
+      return static_cast<std::uint8_t>(background + (static_cast<double>((base >> shift) & 0xff) - background) * keep);
+    };
+    g.box_color.push_back(render::rgba8(channel(0, 22), channel(8, 22), channel(16, 26)));
+    g.box_event.push_back(kLodBoxFlag | static_cast<std::uint32_t>(i));
+  }
+}
+
 }  // namespace
 
-void load_window(db::WindowQuery& query, const TraceInfo& info, const db::Window& window,
-                 LoadedWindow& out) {
+void load_window(db::WindowQuery& query, db::ActivityLod* lod, const TraceInfo& info,
+                 const PhysicalRequest& request, LoadedWindow& out) {
+  const db::Window& window = request.window;
   out.window = window;
+  out.from_lod = lod && estimated_events(info, window) > kDetailEventLimit;
+  if (out.from_lod) {
+    auto [p, t] = lod->choose_levels(request.px_per_ns, request.px_per_row, kLodCellPx);
+    lod->read(p, t, window.t0, window.t1, window.p0, window.p1, out.lod);
+    out.events.clear();
+    out.messages.clear();
+    build_lod_geometry(lod->layout(), info, out);
+    out.picks = {};  // hovering a cell is answered from `lod` directly
+    out.legend_regions.clear();
+    return;
+  }
   query.read_events(window, out.events);
   query.read_messages(window, out.messages);
   // Geometry times are relative to the window start, where float precision is

@@ -7,6 +7,7 @@
 
 #include "region_palette.h"
 #include "store/window_query.h"
+#include "summary/activity_lod.h"
 #include "timeline_geometry.h"
 #include "timeline_picking.h"
 
@@ -40,8 +41,27 @@ struct TimelineViewport {
 db::Window window_for_viewport(const TimelineViewport& viewport, double pad,
                                std::size_t row_count);
 
+// What the physical view asks the loader for: a window and the zoom it will be
+// seen at, which decides between the events themselves and the level of detail.
+struct PhysicalRequest {
+  db::Window window;
+  double px_per_ns = 0;
+  double px_per_row = 0;
+};
+
+// A window estimated to hold more events than this is drawn from the level of
+// detail: one box per cell of about a pixel instead of one per event.
+constexpr double kDetailEventLimit = 300'000;
+// Level-of-detail cells are at most this many pixels on a side.
+constexpr double kLodCellPx = 2.0;
+// TimelineGeometry::box_event of a level-of-detail box: the flag plus its
+// index in LoadedWindow::lod.
+constexpr std::uint32_t kLodBoxFlag = 0x80000000u;
+
 struct LoadedWindow {
   db::Window window;
+  bool from_lod = false;  // boxes are level-of-detail cells (`lod`), not events
+  db::LodCells lod;
   db::WindowEvents events;
   db::WindowMessages messages;
   render::TimelineGeometry geometry;  // rows are process indices
@@ -51,9 +71,11 @@ struct LoadedWindow {
   std::vector<double> region_time_scratch;  // per region position, reused
 };
 
-// Queries `window` and builds the GPU-ready geometry and the pick index into
-// `out`, reusing its buffers. Runs on whichever thread owns `query`.
-void load_window(db::WindowQuery& query, const TraceInfo& info, const db::Window& window,
-                 LoadedWindow& out);
+// Queries the request's window and builds the GPU-ready geometry and the pick
+// index into `out`, reusing its buffers: from the events, or from `lod` (when
+// given) when the window holds too many events to draw one by one. Runs on
+// whichever thread owns `query` and `lod`.
+void load_window(db::WindowQuery& query, db::ActivityLod* lod, const TraceInfo& info,
+                 const PhysicalRequest& request, LoadedWindow& out);
 
 }  // namespace weft::app

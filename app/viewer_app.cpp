@@ -84,12 +84,20 @@ class ImGuiGlfwBackend {
 // not so much wider that float geometry times lose precision on screen.
 bool window_serves(const db::Window& loaded, const TimelineViewport& viewport,
                    TimeNs trace_end_ns) {
+  // (A level-of-detail window is also replaced when the zoom changes: zoom_serves.)
   const double visible = viewport.t1_ns - viewport.t0_ns;
   return static_cast<double>(loaded.t0) <= std::max(0.0, viewport.t0_ns) &&
          static_cast<double>(loaded.t1) >= std::min(viewport.t1_ns, static_cast<double>(trace_end_ns)) &&
          loaded.p0 <= static_cast<ProcessIndex>(std::floor(viewport.row0)) &&
          loaded.p1 >= static_cast<ProcessIndex>(std::ceil(viewport.row1)) - 1 &&
          static_cast<double>(loaded.t1 - loaded.t0) <= 8.0 * visible;
+}
+
+// Whether the zoom of a request still matches `view`: level-of-detail cells
+// are chosen for a zoom, so zooming by more than 2x asks for other cells.
+bool zoom_serves(const PhysicalRequest& request, const render::ViewTransform& view) {
+  auto close = [](double a, double b) { return a > 0 && b > 0 && a <= 2 * b && b <= 2 * a; };
+  return close(request.px_per_ns, view.px_per_ns()) && close(request.px_per_row, view.px_per_row());
 }
 
 // Whether `loaded` still serves the logical `viewport` (x in steps).
@@ -226,8 +234,12 @@ void run_viewer(const ViewerOptions& options) {
   TimelinePanel physical_panel(info, TimelineAxis::Time, static_cast<double>(info.meta.trace_end_ns));
   physical_panel.set_title(physical_title(info));
   db::WindowQuery physical_query(options.database);
-  StreamedView<db::Window, LoadedWindow> physical(
-      [&](const db::Window& w, LoadedWindow& out) { load_window(physical_query, info, w, out); });
+  std::optional<db::ActivityLod> lod;
+  if (db::has_activity_lod(physical_query.database())) lod.emplace(physical_query.database());
+  StreamedView<PhysicalRequest, LoadedWindow> physical([&](const PhysicalRequest& r, LoadedWindow& out) {
+    load_window(physical_query, lod ? &*lod : nullptr, info, r, out);
+  });
+  render::ViewTransform physical_view;
 
   render::TimelineRenderer logical_renderer;
   TimelinePanel logical_panel(info, TimelineAxis::Steps, static_cast<double>(facts.global_steps));
@@ -283,7 +295,7 @@ void run_viewer(const ViewerOptions& options) {
         }
         y += strip_height;
       }
-      render::ViewTransform physical_view =
+      physical_view =
           draw_physical_timeline(physical_panel, physical_renderer, info, physical.current.get(),
                                  {0, y, w, rest - logical_height}, width, height, true);
       draw_cursor(physical_view, slider.current_ns());
@@ -297,9 +309,14 @@ void run_viewer(const ViewerOptions& options) {
       ImGui::EndFrame();  // minimized: nothing to draw
     }
 
-    if (!physical.requested ||
-        !window_serves(*physical.requested, physical_panel.viewport(), info.meta.trace_end_ns))
-      physical.ask(window_for_viewport(physical_panel.viewport(), 1.0, info.processes.size()));
+    // Asked for only once a frame has laid the view out (its zoom decides the detail).
+    if (physical_view.plot.width > 1 &&
+        (!physical.requested ||
+         !window_serves(physical.requested->window, physical_panel.viewport(), info.meta.trace_end_ns) ||
+         (physical.current && physical.current->from_lod &&
+          !zoom_serves(*physical.requested, physical_view))))
+      physical.ask({window_for_viewport(physical_panel.viewport(), 1.0, info.processes.size()),
+                    physical_view.px_per_ns(), physical_view.px_per_row()});
     if (has_structure &&
         (!logical.requested || logical.requested->color != color ||
          !step_window_serves(logical.requested->window, logical_panel.viewport(), facts.global_steps)))

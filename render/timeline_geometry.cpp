@@ -10,6 +10,7 @@ void TimelineGeometry::clear() {
   box_span.clear();
   box_row.clear();
   box_color.clear();
+  box_height.clear();
   box_event.clear();
   line_time.clear();
   line_row.clear();
@@ -35,6 +36,7 @@ void build_timeline_geometry(const db::WindowEvents& events, const db::WindowMes
   out.box_row.resize(2 * n);
   out.box_color.resize(n);
   out.box_event.resize(n);
+  out.box_height.assign(n, 1.0f);
   for (std::size_t i = 0; i < n; ++i) {
     std::int32_t depth = std::max(events.depth[i], 0);
     std::size_t slot = start[static_cast<std::size_t>(depth)]++;

@@ -23,6 +23,7 @@ struct TimelineGeometry {
   std::vector<float> box_span;         // 2 per box: start, end
   std::vector<float> box_row;          // 2 per box: row, depth
   std::vector<Rgba8> box_color;
+  std::vector<float> box_height;         // rows the box covers (1, or a level-of-detail block)
   std::vector<std::uint32_t> box_event;  // index of the box's event in the WindowEvents
   // Message lines.
   std::vector<float> line_time;        // 2 per line: send, receive

@@ -75,11 +75,12 @@ TimelineRenderer::TimelineRenderer()
   glGenVertexArrays(1, &empty_vao_);
   glGenVertexArrays(1, &box_vao_);
   glGenVertexArrays(1, &line_vao_);
-  glGenBuffers(3, box_buffers_);
+  glGenBuffers(4, box_buffers_);
   glGenBuffers(2, line_buffers_);
   attach_instanced(box_vao_, box_buffers_[0], 0, 2, GL_FLOAT, GL_FALSE);
   attach_instanced(box_vao_, box_buffers_[1], 1, 2, GL_FLOAT, GL_FALSE);
   attach_instanced(box_vao_, box_buffers_[2], 2, 4, GL_UNSIGNED_BYTE, GL_TRUE);
+  attach_instanced(box_vao_, box_buffers_[3], 3, 1, GL_FLOAT, GL_FALSE);
   attach_instanced(line_vao_, line_buffers_[0], 0, 2, GL_FLOAT, GL_FALSE);
   attach_instanced(line_vao_, line_buffers_[1], 1, 2, GL_FLOAT, GL_FALSE);
   glBindVertexArray(0);
@@ -87,7 +88,7 @@ TimelineRenderer::TimelineRenderer()
 }
 
 TimelineRenderer::~TimelineRenderer() {
-  glDeleteBuffers(3, box_buffers_);
+  glDeleteBuffers(4, box_buffers_);
   glDeleteBuffers(2, line_buffers_);
   glDeleteVertexArrays(1, &empty_vao_);
   glDeleteVertexArrays(1, &box_vao_);
@@ -98,6 +99,7 @@ void TimelineRenderer::upload(const TimelineGeometry& geometry) {
   upload_array(box_buffers_[0], geometry.box_span);
   upload_array(box_buffers_[1], geometry.box_row);
   upload_array(box_buffers_[2], geometry.box_color);
+  upload_array(box_buffers_[3], geometry.box_height);
   upload_array(line_buffers_[0], geometry.line_time);
   upload_array(line_buffers_[1], geometry.line_row);
   glBindBuffer(GL_ARRAY_BUFFER, 0);

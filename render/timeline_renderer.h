@@ -51,7 +51,7 @@ class TimelineRenderer {
   GLuint empty_vao_ = 0;  // core profile needs a bound VAO even with no attributes
   GLuint box_vao_ = 0;
   GLuint line_vao_ = 0;
-  GLuint box_buffers_[3] = {};   // span, row, color
+  GLuint box_buffers_[4] = {};   // span, row, color, height
   GLuint line_buffers_[2] = {};  // time, row
   GLsizei box_count_ = 0;
   GLsizei line_count_ = 0;

@@ -4,6 +4,7 @@
 layout(location = 0) in vec2 a_span;   // start, end in ns from the geometry origin
 layout(location = 1) in vec2 a_row;    // timeline row, call-stack depth
 layout(location = 2) in vec4 a_color;  // RGBA8, normalized
+layout(location = 3) in float a_height; // rows covered (1; more for a level-of-detail block)
 
 uniform vec2 u_time_map;     // x_px = t * u_time_map.x + u_time_map.y
 uniform vec2 u_row_map;      // y_px of a row's top edge = row * u_row_map.x + u_row_map.y
@@ -24,7 +25,7 @@ void main() {
   float x1 = clamp(a_span.y * u_time_map.x + u_time_map.y, -8.0, u_framebuffer.x + 8.0);
   x1 = max(x1, x0 + 1.0);  // an event shorter than a pixel still shows as one
   float row_top = a_row.x * u_row_map.x + u_row_map.y;
-  float row_height = max(u_row_map.x - u_row_gap, 1.0);
+  float row_height = max(a_height * u_row_map.x - u_row_gap, 1.0);
   float inset = min(a_row.y * u_depth_inset, 0.5 * row_height - 1.0);
   inset = max(inset, 0.0);
   float y0 = row_top + inset;

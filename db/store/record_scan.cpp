@@ -1,5 +1,6 @@
 #include "store/record_scan.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "store/block_codec.h"
@@ -34,6 +35,32 @@ void scan_events(Database& db, const RowSink<EventRecord>& sink) {
       [&db](std::span<const std::uint8_t> blob, std::int64_t process, std::vector<EventRecord>& out) {
         decode_event_block(blob, static_cast<ProcessIndex>(process), out, db.path());
       });
+}
+
+void scan_events_by_process(
+    Database& db, const std::function<void(ProcessIndex, std::span<const EventRecord>)>& sink) {
+  // event_blocks_by_process serves the order: no sort of the table.
+  Statement stmt = db.prepare("SELECT process, data FROM event_blocks ORDER BY process");
+  std::vector<EventRecord> events;
+  std::int64_t current = -1;
+  auto flush = [&] {
+    if (current < 0) return;
+    std::sort(events.begin(), events.end(), [](const EventRecord& a, const EventRecord& b) {
+      if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+      return a.depth < b.depth;
+    });
+    sink(static_cast<ProcessIndex>(current), events);
+    events.clear();
+  };
+  while (stmt.step()) {
+    const std::int64_t process = stmt.column_int(0);
+    if (process != current) {
+      flush();
+      current = process;
+    }
+    decode_event_block(stmt.column_blob(1), static_cast<ProcessIndex>(process), events, db.path());
+  }
+  flush();
 }
 
 void scan_messages(Database& db, const RowSink<MessageRecord>& sink) {

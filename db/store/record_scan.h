@@ -21,6 +21,11 @@ template <class Row>
 using RowSink = std::function<void(std::span<const Row>)>;
 
 void scan_events(Database& db, const RowSink<EventRecord>& sink);
+// All events of one process at a time, processes in increasing order, each
+// process's events sorted by start and then depth (a caller before its callees).
+// Holds one process's events in memory at a time.
+void scan_events_by_process(
+    Database& db, const std::function<void(ProcessIndex, std::span<const EventRecord>)>& sink);
 void scan_messages(Database& db, const RowSink<MessageRecord>& sink);
 void scan_collective_members(Database& db, const RowSink<StoredCollectiveMember>& sink);
 

@@ -1,0 +1,367 @@
+#include "summary/activity_lod.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <unordered_map>
+
+#include "common/error.h"
+#include "store/record_scan.h"
+#include "summary/start_histogram.h"
+
+namespace weft::db {
+
+namespace {
+
+// One level in memory: per block, per bin, the dominant class + 1 (0: nothing
+// ran) and the busy share.
+struct LodGrid {
+  std::int64_t blocks = 0;
+  std::int64_t bins = 0;
+  std::vector<std::uint8_t> klass;
+  std::vector<std::uint8_t> busy;
+  void resize(std::int64_t b, std::int64_t n) {
+    blocks = b;
+    bins = n;
+    klass.assign(static_cast<std::size_t>(b * n), 0);
+    busy.assign(static_cast<std::size_t>(b * n), 0);
+  }
+  std::size_t at(std::int64_t block, std::int64_t bin) const {
+    return static_cast<std::size_t>(block * bins + bin);
+  }
+};
+
+// A coarser cell from `count` finer ones: the class whose cells were busiest
+// in total (a cell votes with its busy share), and the mean busy share.
+struct Vote {
+  std::array<std::uint32_t, kStartClasses + 1> weight{};
+  std::uint32_t busy = 0;
+  int count = 0;
+  void add(std::uint8_t k, std::uint8_t b) {
+    weight[k] += b;
+    busy += b;
+    ++count;
+  }
+  void put(LodGrid& g, std::size_t i) const {
+    int best = 0;
+    for (int k = 1; k <= kStartClasses; ++k)
+      if (weight[static_cast<std::size_t>(k)] > weight[static_cast<std::size_t>(best)]) best = k;
+    g.klass[i] = static_cast<std::uint8_t>(best);
+    g.busy[i] = static_cast<std::uint8_t>(count ? busy / static_cast<std::uint32_t>(count) : 0);
+  }
+};
+
+LodGrid coarser_in_processes(const LodGrid& fine) {
+  LodGrid g;
+  g.resize((fine.blocks + 1) / 2, fine.bins);
+  for (std::int64_t b = 0; b < g.blocks; ++b)
+    for (std::int64_t i = 0; i < g.bins; ++i) {
+      Vote v;
+      for (std::int64_t f = 2 * b; f < std::min(2 * b + 2, fine.blocks); ++f)
+        v.add(fine.klass[fine.at(f, i)], fine.busy[fine.at(f, i)]);
+      v.put(g, g.at(b, i));
+    }
+  return g;
+}
+
+LodGrid coarser_in_time(const LodGrid& fine) {
+  LodGrid g;
+  g.resize(fine.blocks, (fine.bins + 3) / 4);
+  for (std::int64_t b = 0; b < g.blocks; ++b)
+    for (std::int64_t i = 0; i < g.bins; ++i) {
+      Vote v;
+      for (std::int64_t f = 4 * i; f < std::min(4 * i + 4, fine.bins); ++f)
+        v.add(fine.klass[fine.at(b, f)], fine.busy[fine.at(b, f)]);
+      v.put(g, g.at(b, i));
+    }
+  return g;
+}
+
+// Accumulates the top-of-stack time of the processes of one block per bin and
+// class, then turns it into one row of the finest grid.
+class BlockAccumulator {
+ public:
+  explicit BlockAccumulator(const LodLayout& layout)
+      : layout_(layout), time_(static_cast<std::size_t>(layout.bins) * kStartClasses, 0.0) {}
+
+  // The call stack sweep of ravel-style timelines: at every moment the
+  // innermost running call is what the timeline shows on top.
+  void add_process(std::span<const EventRecord> events,
+                   const std::unordered_map<std::int64_t, StartClass>& class_of_region) {
+    stack_.clear();
+    TimeNs cursor = events.empty() ? 0 : events.front().start_ns;
+    auto emit_to = [&](TimeNs until) {
+      if (!stack_.empty() && until > cursor) add(cursor, until, stack_.back().klass);
+      cursor = std::max(cursor, until);
+    };
+    for (const EventRecord& e : events) {
+      while (!stack_.empty() && stack_.back().end <= e.start_ns) {
+        emit_to(stack_.back().end);
+        stack_.pop_back();
+      }
+      emit_to(e.start_ns);
+      auto it = class_of_region.find(e.region);
+      stack_.push_back({e.end_ns, it == class_of_region.end() ? StartClass::Compute : it->second});
+    }
+    while (!stack_.empty()) {
+      emit_to(stack_.back().end);
+      stack_.pop_back();
+    }
+  }
+
+  // Writes the block's row into `grid` and clears the accumulator.
+  void finish_block(std::int64_t block, std::int64_t processes_in_block, LodGrid& grid) {
+    const double capacity = static_cast<double>(processes_in_block) * static_cast<double>(layout_.bin_ns);
+    for (std::int64_t i = 0; i < layout_.bins; ++i) {
+      double* t = &time_[static_cast<std::size_t>(i) * kStartClasses];
+      double total = 0;
+      int best = -1;
+      for (int k = 0; k < kStartClasses; ++k) {
+        total += t[k];
+        if (t[k] > 0 && (best < 0 || t[k] > t[best])) best = k;
+      }
+      if (best >= 0) {
+        grid.klass[grid.at(block, i)] = static_cast<std::uint8_t>(best + 1);
+        grid.busy[grid.at(block, i)] =
+            static_cast<std::uint8_t>(std::clamp(255.0 * total / capacity, 1.0, 255.0));
+      }
+      std::fill(t, t + kStartClasses, 0.0);
+    }
+  }
+
+ private:
+  void add(TimeNs a, TimeNs b, StartClass k) {
+    const TimeNs w = layout_.bin_ns;
+    const std::int64_t last_bin = layout_.bins - 1;
+    for (std::int64_t bin = std::clamp<std::int64_t>(a / w, 0, last_bin);
+         bin <= std::clamp<std::int64_t>((b - 1) / w, 0, last_bin); ++bin) {
+      const TimeNs lo = std::max(a, bin * w), hi = std::min(b, (bin + 1) * w);
+      if (hi > lo)
+        time_[static_cast<std::size_t>(bin) * kStartClasses + static_cast<std::size_t>(k)] +=
+            static_cast<double>(hi - lo);
+    }
+  }
+
+  struct Open {
+    TimeNs end;
+    StartClass klass;
+  };
+  const LodLayout& layout_;
+  std::vector<double> time_;  // per bin, per class: ns of top-of-stack time
+  std::vector<Open> stack_;
+};
+
+std::unordered_map<std::int64_t, StartClass> read_region_classes(Database& db) {
+  std::unordered_map<std::int64_t, StartClass> out;
+  Statement s(db, "SELECT region, kind FROM regions");
+  while (s.step()) {
+    std::int64_t kind = s.column_int(1);
+    bool known = kind >= 0 && kind <= static_cast<std::int64_t>(RegionKind::OtherParadigm);
+    out[s.column_int(0)] = start_class_of(known ? static_cast<RegionKind>(kind) : RegionKind::Compute);
+  }
+  return out;
+}
+
+LodGrid build_finest_grid(Database& db, const LodLayout& layout) {
+  const auto class_of_region = read_region_classes(db);
+  LodGrid grid;
+  grid.resize(layout.blocks(layout.min_plevel), layout.bins);
+  BlockAccumulator acc(layout);
+  const std::int64_t size = layout.block_size(layout.min_plevel);
+  std::int64_t block = -1;
+  auto finish = [&] {
+    if (block < 0) return;
+    acc.finish_block(block, std::min(size, layout.processes - block * size), grid);
+  };
+  scan_events_by_process(db, [&](ProcessIndex p, std::span<const EventRecord> events) {
+    const std::int64_t b = static_cast<std::int64_t>(p) / size;
+    if (b != block) {
+      finish();
+      block = b;
+    }
+    acc.add_process(events, class_of_region);
+  });
+  finish();
+  return grid;
+}
+
+void write_level(Database& db, Statement& put, int p, int t, const LodGrid& g) {
+  std::vector<std::uint8_t> raw;
+  std::vector<std::uint8_t> packed;
+  for (std::int64_t b = 0; b < g.blocks; ++b)
+    for (std::int64_t first = 0; first < g.bins; first += kLodTileBins) {
+      const std::int64_t last = std::min(first + kLodTileBins, g.bins);
+      raw.clear();
+      bool any = false;
+      for (std::int64_t i = first; i < last; ++i) {
+        raw.push_back(g.klass[g.at(b, i)]);
+        raw.push_back(g.busy[g.at(b, i)]);
+        any = any || g.klass[g.at(b, i)] != 0;
+      }
+      if (!any) continue;  // an empty tile has no row
+      uLongf size = compressBound(static_cast<uLong>(raw.size()));
+      packed.resize(size);
+      if (compress2(packed.data(), &size, raw.data(), static_cast<uLong>(raw.size()), 1) != Z_OK)
+        throw Error(db.path(), "cannot compress a level-of-detail tile");
+      put.bind(1, static_cast<std::int64_t>(p));
+      put.bind(2, static_cast<std::int64_t>(t));
+      put.bind(3, b);
+      put.bind(4, first / kLodTileBins);
+      put.bind_blob_static(5, packed.data(), size);
+      put.run();
+    }
+}
+
+std::int64_t meta_int(Database& db, const char* key) {
+  Statement s(db, "SELECT value FROM meta WHERE key = ?1");
+  s.bind(1, std::string_view(key));
+  if (!s.step()) throw Error(db.path(), std::string("meta key '") + key + "' is missing");
+  try {
+    return std::stoll(s.column_text(0));
+  } catch (const std::exception&) {
+    throw Error(db.path(), std::string("meta key '") + key + "' is not an integer");
+  }
+}
+
+}  // namespace
+
+void LodCells::clear() {
+  block.clear();
+  first_bin.clear();
+  last_bin.clear();
+  klass.clear();
+  busy.clear();
+}
+
+LodLayout plan_lod_layout(std::int64_t processes, TimeNs trace_end_ns) {
+  LodLayout l;
+  l.processes = std::max<std::int64_t>(processes, 1);
+  while (l.blocks(l.min_plevel) > kMaxLodBlocks) ++l.min_plevel;
+  l.max_plevel = l.min_plevel;
+  while (l.block_size(l.max_plevel) < l.processes) ++l.max_plevel;
+  const TimeNs span = std::max<TimeNs>(trace_end_ns, 0) + 1;
+  l.bin_ns = std::max<TimeNs>(1, (span + kLodBins - 1) / kLodBins);
+  l.bins = (span + l.bin_ns - 1) / l.bin_ns;
+  while (l.bins_at(l.max_tlevel + 1) >= kMinLodBins && l.max_tlevel < 16) ++l.max_tlevel;
+  return l;
+}
+
+void write_activity_lod(Database& db) {
+  const LodLayout layout = plan_lod_layout(db.query_int("SELECT count(*) FROM processes"),
+                                           meta_int(db, "trace_end_ns"));
+  LodGrid by_processes = build_finest_grid(db, layout);
+
+  Transaction tx(db, "BEGIN IMMEDIATE");
+  db.exec("DROP TABLE IF EXISTS activity_lod");
+  db.exec(
+      "CREATE TABLE activity_lod(plevel INTEGER NOT NULL, tlevel INTEGER NOT NULL,"
+      " block INTEGER NOT NULL, tile INTEGER NOT NULL, data BLOB NOT NULL,"
+      " PRIMARY KEY(plevel, tlevel, block, tile)) WITHOUT ROWID");
+  Statement put(db, "INSERT INTO activity_lod VALUES (?1, ?2, ?3, ?4, ?5)");
+  for (int p = layout.min_plevel; p <= layout.max_plevel; ++p) {
+    if (p > layout.min_plevel) by_processes = coarser_in_processes(by_processes);
+    LodGrid level = by_processes;
+    for (int t = 0; t <= layout.max_tlevel; ++t) {
+      if (t > 0) level = coarser_in_time(level);
+      write_level(db, put, p, t, level);
+    }
+  }
+  Statement meta(db, "INSERT OR REPLACE INTO meta VALUES (?1, ?2)");
+  for (auto [key, value] : {std::pair<const char*, std::int64_t>{"lod_min_plevel", layout.min_plevel},
+                            {"lod_max_plevel", layout.max_plevel},
+                            {"lod_max_tlevel", layout.max_tlevel},
+                            {"lod_bin_ns", layout.bin_ns},
+                            {"lod_bins", layout.bins}}) {
+    meta.bind(1, std::string_view(key));
+    meta.bind(2, std::string_view(std::to_string(value)));
+    meta.run();
+  }
+  tx.commit();
+}
+
+bool has_activity_lod(Database& db) {
+  return db.query_int(
+             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'activity_lod'") > 0;
+}
+
+ActivityLod::ActivityLod(Database& db)
+    : db_(db),
+      read_stmt_(db,
+                 "SELECT block, tile, data FROM activity_lod WHERE plevel = ?1 AND tlevel = ?2"
+                 " AND block BETWEEN ?3 AND ?4 AND tile BETWEEN ?5 AND ?6") {
+  layout_.processes = db.query_int("SELECT count(*) FROM processes");
+  layout_.min_plevel = static_cast<int>(meta_int(db, "lod_min_plevel"));
+  layout_.max_plevel = static_cast<int>(meta_int(db, "lod_max_plevel"));
+  layout_.max_tlevel = static_cast<int>(meta_int(db, "lod_max_tlevel"));
+  layout_.bin_ns = meta_int(db, "lod_bin_ns");
+  layout_.bins = meta_int(db, "lod_bins");
+  if (layout_.min_plevel < 0 || layout_.max_plevel < layout_.min_plevel || layout_.max_plevel > 40 ||
+      layout_.max_tlevel < 0 || layout_.max_tlevel > 16 || layout_.bin_ns < 1 || layout_.bins < 1 ||
+      layout_.bins > kLodBins + 1)
+    throw Error(db.path(), "meta lod_* values are out of range");
+}
+
+std::pair<int, int> ActivityLod::choose_levels(double px_per_ns, double px_per_row,
+                                               double max_px) const {
+  int t = 0;
+  while (t < layout_.max_tlevel &&
+         static_cast<double>(layout_.bin_width(t + 1)) * px_per_ns <= max_px)
+    ++t;
+  int p = layout_.min_plevel;
+  while (p < layout_.max_plevel && static_cast<double>(layout_.block_size(p + 1)) * px_per_row <= max_px)
+    ++p;
+  return {p, t};
+}
+
+void ActivityLod::read(int plevel, int tlevel, TimeNs t0, TimeNs t1, ProcessIndex p0,
+                       ProcessIndex p1, LodCells& out) {
+  out.clear();
+  out.plevel = plevel;
+  out.tlevel = tlevel;
+  if (t1 < t0 || p1 < p0) return;
+  const TimeNs width = layout_.bin_width(tlevel);
+  const std::int64_t bins = layout_.bins_at(tlevel);
+  const std::int64_t i0 = std::clamp<std::int64_t>(std::max<TimeNs>(t0, 0) / width, 0, bins - 1);
+  const std::int64_t i1 = std::clamp<std::int64_t>(std::max<TimeNs>(t1, 0) / width, 0, bins - 1);
+  read_stmt_.bind(1, static_cast<std::int64_t>(plevel));
+  read_stmt_.bind(2, static_cast<std::int64_t>(tlevel));
+  read_stmt_.bind(3, static_cast<std::int64_t>(p0) >> plevel);
+  read_stmt_.bind(4, static_cast<std::int64_t>(p1) >> plevel);
+  read_stmt_.bind(5, i0 / kLodTileBins);
+  read_stmt_.bind(6, i1 / kLodTileBins);
+  while (read_stmt_.step()) {
+    const auto block = static_cast<std::int32_t>(read_stmt_.column_int(0));
+    const std::int64_t first = read_stmt_.column_int(1) * kLodTileBins;
+    std::span<const std::uint8_t> blob = read_stmt_.column_blob(2);
+    const std::int64_t count = std::min(kLodTileBins, bins - first);
+    if (count <= 0) throw Error(db_.path(), "level-of-detail tile beyond the last bin");
+    tile_scratch_.resize(static_cast<std::size_t>(2 * count));
+    uLongf size = static_cast<uLongf>(tile_scratch_.size());
+    if (uncompress(tile_scratch_.data(), &size, blob.data(), static_cast<uLong>(blob.size())) != Z_OK ||
+        size != tile_scratch_.size())
+      throw Error(db_.path(), "corrupt level-of-detail tile");
+    for (std::int64_t i = std::max(first, i0); i <= std::min(first + count - 1, i1); ++i) {
+      const std::uint8_t k = tile_scratch_[static_cast<std::size_t>(2 * (i - first))];
+      const std::uint8_t b = tile_scratch_[static_cast<std::size_t>(2 * (i - first) + 1)];
+      if (k == 0 || k > kStartClasses) continue;
+      const auto bin = static_cast<std::int32_t>(i);
+      // Runs of one class in a block row become one box.
+      if (!out.block.empty() && out.block.back() == block && out.last_bin.back() + 1 == bin &&
+          out.klass.back() == k - 1) {
+        out.last_bin.back() = bin;
+        out.busy.back() = std::max(out.busy.back(), b);
+        continue;
+      }
+      out.block.push_back(block);
+      out.first_bin.push_back(bin);
+      out.last_bin.push_back(bin);
+      out.klass.push_back(static_cast<std::uint8_t>(k - 1));
+      out.busy.push_back(b);
+    }
+  }
+  read_stmt_.reset();
+}
+
+}  // namespace weft::db
