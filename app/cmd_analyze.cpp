@@ -15,6 +15,7 @@ namespace {
 struct AnalyzeArgs {
   std::string run;
   db::AnalysisSettings settings;
+  bool summaries_only = false;
 };
 
 void run_analyze(const AnalyzeArgs& args) {
@@ -23,6 +24,11 @@ void run_analyze(const AnalyzeArgs& args) {
   // synchronous=NORMAL: a commit is atomic either way; only its durability
   // across a power cut is deferred to the next checkpoint.
   db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;");
+  if (args.summaries_only) {
+    // For runs too large to analyze here: the physical view and slider still work.
+    db::write_view_summaries(db);
+    return;
+  }
   structure::AnalysisReport report = db::analyze_run(db, args.settings);
   // The slider's graph and the level of detail depend on the events only:
   // the ones written at import stay right.
@@ -37,6 +43,8 @@ void add_analyze_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("analyze", "Recompute the logical structure and lateness metrics of a run");
   cmd->add_option("run", args->run, "run database (RUN.weft)")->required();
   add_analysis_options(cmd, args->settings);
+  cmd->add_flag("--summaries-only", args->summaries_only,
+                "write only the viewer's summaries (start histogram, level of detail), no structure");
   cmd->callback([args] { run_analyze(*args); });
 }
 

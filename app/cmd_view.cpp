@@ -14,7 +14,10 @@ void add_view_command(CLI::App& app) {
   cmd->add_option("--height", options->height, "window height")->capture_default_str();
   cmd->add_option("--frames", options->frames,
                   "draw this many frames once data has loaded, then exit");
-  cmd->add_flag("--stats", options->stats, "print frame time percentiles and memory at exit");
+  cmd->add_flag("--stats", options->stats,
+                "print frame time percentiles, first-frame time, window load times and memory at exit");
+  cmd->add_flag("--tour", options->tour,
+                "with --frames: zoom and pan along a fixed path (for benchmarks)");
   // Hidden: a check under xvfb that the window draws what `weft render` draws.
   cmd->add_option("--screenshot", options->screenshot, "write the last frame to a PNG")
       ->group("");

@@ -51,9 +51,12 @@ struct PhysicalRequest {
 
 // A window estimated to hold more events than this is drawn from the level of
 // detail: one box per cell of about a pixel instead of one per event.
-constexpr double kDetailEventLimit = 300'000;
+constexpr double kDetailEventLimit = 200'000;
 // Level-of-detail cells are at most this many pixels on a side.
-constexpr double kLodCellPx = 2.0;
+constexpr double kLodCellPx = 2.5;
+// Windows are loaded this many visible spans beyond each edge, so that panning
+// shows data at once; the window is (1 + 2 pad)^2 times the visible area.
+constexpr double kPrefetchPad = 0.5;
 // TimelineGeometry::box_event of a level-of-detail box: the flag plus its
 // index in LoadedWindow::lod.
 constexpr std::uint32_t kLodBoxFlag = 0x80000000u;

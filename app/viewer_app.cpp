@@ -4,24 +4,24 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "app/background_loader.h"
+#include "app/frame_stats.h"
 #include "app/imgui_session.h"
 #include "app/logical_data.h"
 #include "app/overlay_style.h"
 #include "app/step_overview.h"
 #include "app/timeline_slider.h"
+#include "app/view_tour.h"
 #include "app/timeline_data.h"
 #include "app/timeline_frame.h"
 #include "app/timeline_panel.h"
@@ -180,21 +180,6 @@ void follow_cursor(double t_ns, TimelinePanel& physical, TimelinePanel* logical,
   if (logical) keep_in_view(*logical, db::step_at_time(spans, t_ns));
 }
 
-double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(values.size()))) - 1;
-  return values[std::min(rank, values.size() - 1)];
-}
-
-double resident_mb() {
-  std::ifstream statm("/proc/self/statm");
-  long long pages_total = 0;
-  long long pages_resident = 0;
-  statm >> pages_total >> pages_resident;
-  return static_cast<double>(pages_resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1048576.0;
-}
-
 void write_screenshot(const std::string& path, int width, int height) {
   std::vector<std::uint8_t> pixels;
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
@@ -207,6 +192,14 @@ void write_screenshot(const std::string& path, int width, int height) {
 }  // namespace
 
 void run_viewer(const ViewerOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  LoadTimes load_times;
+  // A load's wall time, recorded from the loader thread that ran it.
+  auto timed = [&load_times](auto&& load) {
+    const auto t0 = std::chrono::steady_clock::now();
+    load();
+    load_times.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  };
   // Reading the tables first reports a bad file before any window appears.
   db::WindowQuery query(options.database);
   const TraceInfo info = read_trace_info(query);
@@ -237,7 +230,7 @@ void run_viewer(const ViewerOptions& options) {
   std::optional<db::ActivityLod> lod;
   if (db::has_activity_lod(physical_query.database())) lod.emplace(physical_query.database());
   StreamedView<PhysicalRequest, LoadedWindow> physical([&](const PhysicalRequest& r, LoadedWindow& out) {
-    load_window(physical_query, lod ? &*lod : nullptr, info, r, out);
+    timed([&] { load_window(physical_query, lod ? &*lod : nullptr, info, r, out); });
   });
   render::ViewTransform physical_view;
 
@@ -249,16 +242,30 @@ void run_viewer(const ViewerOptions& options) {
   if (has_structure) logical_query.emplace(logical_connection.database());
   StreamedView<LogicalRequest, LoadedLogicalWindow> logical(
       [&](const LogicalRequest& r, LoadedLogicalWindow& out) {
-        load_logical_window(*logical_query, info, facts, r.color, r.window, out);
+        timed([&] { load_logical_window(*logical_query, info, facts, r.color, r.window, out); });
       });
 
   std::vector<double> frame_ms;
   if (options.frames > 0) frame_ms.reserve(static_cast<std::size_t>(options.frames));
+  double first_frame_ms = -1;
+  std::size_t max_boxes = 0;  // the most boxes and lines one physical window held
+  std::size_t max_lines = 0;
 
   while (!glfwWindowShouldClose(window.get())) {
     auto frame_start = std::chrono::steady_clock::now();
     glfwPollEvents();
+    if (options.tour && options.frames > 0) {
+      const double progress = static_cast<double>(frame_ms.size()) / options.frames;
+      const auto rows = static_cast<double>(info.processes.size());
+      physical_panel.set_viewport(tour_viewport(progress, physical_panel.x_end(), rows));
+      if (has_structure) logical_panel.set_viewport(tour_viewport(progress, logical_panel.x_end(), rows));
+      slider.set_current_ns(0.5 * (physical_panel.viewport().t0_ns + physical_panel.viewport().t1_ns));
+    }
     physical.poll(physical_renderer);
+    if (physical.current) {
+      max_boxes = std::max(max_boxes, physical.current->geometry.box_count());
+      max_lines = std::max(max_lines, physical.current->geometry.line_count());
+    }
     if (has_structure) logical.poll(logical_renderer);
 
     ImGui_ImplOpenGL3_NewFrame();
@@ -315,12 +322,12 @@ void run_viewer(const ViewerOptions& options) {
          !window_serves(physical.requested->window, physical_panel.viewport(), info.meta.trace_end_ns) ||
          (physical.current && physical.current->from_lod &&
           !zoom_serves(*physical.requested, physical_view))))
-      physical.ask({window_for_viewport(physical_panel.viewport(), 1.0, info.processes.size()),
+      physical.ask({window_for_viewport(physical_panel.viewport(), kPrefetchPad, info.processes.size()),
                     physical_view.px_per_ns(), physical_view.px_per_row()});
     if (has_structure &&
         (!logical.requested || logical.requested->color != color ||
          !step_window_serves(logical.requested->window, logical_panel.viewport(), facts.global_steps)))
-      logical.ask({step_window_for_viewport(logical_panel.viewport(), 1.0, info.processes.size(),
+      logical.ask({step_window_for_viewport(logical_panel.viewport(), kPrefetchPad, info.processes.size(),
                                             facts.global_steps),
                    color});
 
@@ -329,6 +336,8 @@ void run_viewer(const ViewerOptions& options) {
     const bool last = counting && static_cast<int>(frame_ms.size()) + 1 == options.frames;
     if (last && !options.screenshot.empty()) write_screenshot(options.screenshot, width, height);
     glfwSwapBuffers(window.get());
+    if (loaded && first_frame_ms < 0)
+      first_frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     if (counting) {
       std::chrono::duration<double, std::milli> elapsed =
           std::chrono::steady_clock::now() - frame_start;
@@ -338,8 +347,13 @@ void run_viewer(const ViewerOptions& options) {
   }
 
   if (options.stats)
-    std::printf("frames=%zu p50_ms=%.2f p95_ms=%.2f rss_mb=%.1f\n", frame_ms.size(),
-                percentile(frame_ms, 0.50), percentile(frame_ms, 0.95), resident_mb());
+    std::printf(
+        "frames=%zu p50_ms=%.2f p95_ms=%.2f rss_mb=%.1f peak_rss_mb=%.1f first_frame_ms=%.0f "
+        "loads=%zu load_p50_ms=%.2f load_p95_ms=%.2f max_boxes=%zu max_lines=%zu\n",
+        frame_ms.size(), percentile(frame_ms, 0.50), percentile(frame_ms, 0.95), resident_mb(),
+        peak_resident_mb(), first_frame_ms, load_times.snapshot().size(),
+        percentile(load_times.snapshot(), 0.50), percentile(load_times.snapshot(), 0.95), max_boxes,
+        max_lines);
 }
 
 }  // namespace weft::app

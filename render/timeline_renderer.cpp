@@ -155,8 +155,12 @@ void TimelineRenderer::draw_boxes(const ViewTransform& view, const TimelineStyle
               style.highlight_box >= 0 && style.highlight_box < box_count_
                   ? static_cast<GLint>(style.highlight_box)
                   : -1);
+  // Boxes are opaque: without blending llvmpipe writes each pixel once
+  // instead of reading it back (about a third of a zoomed-out frame).
+  glDisable(GL_BLEND);
   glBindVertexArray(box_vao_);
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, box_count_);
+  glEnable(GL_BLEND);
 }
 
 void TimelineRenderer::draw_lines(const ViewTransform& view, const TimelineStyle& style) {

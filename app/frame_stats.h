@@ -1,0 +1,33 @@
+#pragma once
+// What `weft view --frames N --stats` reports: frame times, the time to the
+// first complete frame, window load times (the loader threads add theirs), and
+// memory.
+#include <mutex>
+#include <vector>
+
+namespace weft::app {
+
+// Durations in ms added from any thread.
+class LoadTimes {
+ public:
+  void add(double ms) {
+    std::lock_guard lock(mutex_);
+    ms_.push_back(ms);
+  }
+  std::vector<double> snapshot() {
+    std::lock_guard lock(mutex_);
+    return ms_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<double> ms_;
+};
+
+// The value at rank ceil(p * n) of `values` (0 when empty).
+double percentile(std::vector<double> values, double p);
+// Resident memory now and at its peak (VmHWM), in MiB.
+double resident_mb();
+double peak_resident_mb();
+
+}  // namespace weft::app
