@@ -21,6 +21,7 @@
 #include "app/overlay_style.h"
 #include "app/step_overview.h"
 #include "app/timeline_slider.h"
+#include "app/view_history.h"
 #include "app/view_tour.h"
 #include "app/timeline_data.h"
 #include "app/timeline_frame.h"
@@ -165,6 +166,23 @@ void draw_toolbar(LogicalColor& color, bool has_structure, bool loading, float h
   ImGui::End();
 }
 
+// Records settled view changes; Ctrl+Z goes back, Ctrl+Shift+Z forward.
+void apply_history_keys(ViewHistory& history, TimelinePanel& physical, TimelinePanel& logical,
+                        double time_s) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const ViewState now{physical.viewport(), logical.viewport()};
+  std::optional<ViewState> target;
+  if (io.KeyCtrl && ImGui::IsKeyPressed('Z'))
+    target = io.KeyShift ? history.redo() : history.undo(now);
+  if (target) {
+    physical.set_viewport(target->physical);
+    logical.set_viewport(target->logical);
+    return;
+  }
+  const bool input = ImGui::IsMouseDown(ImGuiMouseButton_Left) || io.MouseWheel != 0.0f;
+  history.observe(now, input, time_s);
+}
+
 // Scrubbing past the edge of a view pans it so the cursor stays in sight.
 void follow_cursor(double t_ns, TimelinePanel& physical, TimelinePanel* logical,
                    const db::PartitionSpans& spans) {
@@ -248,6 +266,7 @@ void run_viewer(const ViewerOptions& options) {
   std::vector<double> frame_ms;
   if (options.frames > 0) frame_ms.reserve(static_cast<std::size_t>(options.frames));
   double first_frame_ms = -1;
+  ViewHistory history({physical_panel.viewport(), logical_panel.viewport()});
   std::size_t max_boxes = 0;  // the most boxes and lines one physical window held
   std::size_t max_lines = 0;
 
@@ -311,6 +330,8 @@ void run_viewer(const ViewerOptions& options) {
       if (slider.draw({0, y, w, slider_height}, pv.t0_ns, pv.t1_ns, true))
         follow_cursor(slider.current_ns(), physical_panel, has_structure ? &logical_panel : nullptr,
                       partition_spans);
+      apply_history_keys(history, physical_panel, logical_panel,
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
       end_timeline_frame();
     } else {
       ImGui::EndFrame();  // minimized: nothing to draw
