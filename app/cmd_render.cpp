@@ -17,6 +17,7 @@
 #include "app/physical_overlay.h"
 #include "app/step_overview.h"
 #include "app/timeline_slider.h"
+#include "app/view_filter.h"
 #include "app/timeline_data.h"
 #include "app/timeline_frame.h"
 #include "app/timeline_panel.h"
@@ -189,7 +190,7 @@ void render_physical(const RenderOptions& options, db::WindowQuery& query, const
   frame.begin();
   const render::ViewTransform view = panel.layout(frame.area(), size.width, size.height, physical_legend_width(info));
   PhysicalRequest request{window_for_viewport(panel.viewport(), 0.0, info.processes.size()),
-                          view.px_per_ns(), view.px_per_row()};
+                          view.px_per_ns(), view.px_per_row(), make_view_filter(info, "", {}, "")};
   load_window(query, lod ? &*lod : nullptr, info, request, *data);
   renderer.upload(data->geometry);
   draw_physical_timeline(panel, renderer, info, data.get(), frame.area(), size.width, size.height, false);
@@ -214,7 +215,7 @@ void render_logical(const RenderOptions& options, db::WindowQuery& query, const 
   panel.set_title(logical_title(info, facts, color));
   panel.set_viewport(viewport);
   auto data = std::make_unique<LoadedLogicalWindow>();
-  load_logical_window(steps, info, facts, color,
+  load_logical_window(steps, info, facts, color, *make_view_filter(info, "", {}, ""),
                       step_window_for_viewport(panel.viewport(), 0.0, info.processes.size(),
                                                facts.global_steps),
                       *data);

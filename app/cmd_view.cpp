@@ -16,6 +16,8 @@ void add_view_command(CLI::App& app) {
                   "draw this many frames once data has loaded, then exit");
   cmd->add_flag("--stats", options->stats,
                 "print frame time percentiles, first-frame time, window load times and memory at exit");
+  cmd->add_option("--procs", options->processes,
+                  "show only these processes: A, A-B or A-B:STRIDE, comma-separated (also in the toolbar)");
   cmd->add_flag("--tour", options->tour,
                 "with --frames: zoom and pan along a fixed path (for benchmarks)");
   // Hidden: a check under xvfb that the window draws what `weft render` draws.

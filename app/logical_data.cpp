@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "app/view_filter.h"
 #include "common/error.h"
 #include "metric_colormap.h"
 
@@ -49,7 +50,8 @@ void add_box(render::TimelineGeometry& g, double x0, double x1, ProcessIndex row
 // The work a process does between two communication events sits in the even
 // step before the second (§3.2: it is aggregated between them). Drawn first so
 // the communication boxes lie on top.
-void add_aggregate_work(const db::StepEvents& events, LoadedLogicalWindow& out) {
+void add_aggregate_work(const db::StepEvents& events, const ViewFilter& filter,
+                        LoadedLogicalWindow& out) {
   std::vector<std::uint32_t>& order = out.order_scratch;
   order.resize(events.size());
   std::iota(order.begin(), order.end(), 0u);
@@ -64,8 +66,10 @@ void add_aggregate_work(const db::StepEvents& events, LoadedLogicalWindow& out) 
     const std::int32_t first = events.send_step[cur] >= 0 ? events.send_step[cur] : events.step[cur];
     if (first - 1 <= events.step[prev]) continue;  // no work slot between them
     if (events.start_ns[cur] <= events.end_ns[prev]) continue;  // no time spent
-    add_box(out.geometry, first - 1 + kStepGap, first - kStepGap, events.process[cur], 1.0f,
-            kAggregateWorkColor, kAggregateBoxFlag | cur);
+    const std::int32_t row = filter.row(events.process[cur]);
+    if (row < 0) continue;
+    add_box(out.geometry, first - 1 + kStepGap, first - kStepGap, row, 1.0f, kAggregateWorkColor,
+            kAggregateBoxFlag | cur);
   }
 }
 
@@ -119,7 +123,16 @@ db::StepWindow step_window_for_viewport(const TimelineViewport& viewport, double
 
 void load_logical_window(db::LogicalWindowQuery& query, const TraceInfo& info,
                          const db::StructureFacts& facts, LogicalColor color,
-                         const db::StepWindow& window, LoadedLogicalWindow& out) {
+                         const ViewFilter& filter, db::StepWindow window,
+                         LoadedLogicalWindow& out) {
+  if (!filter.process_of_row.empty()) {
+    auto row = [&](ProcessIndex r) {
+      return filter.process_of_row[static_cast<std::size_t>(
+          std::clamp<ProcessIndex>(r, 0, static_cast<ProcessIndex>(filter.rows()) - 1))];
+    };
+    window.p0 = row(window.p0);
+    window.p1 = row(window.p1);
+  }
   out.window = window;
   out.color = color;
   query.read_events(window, out.events);
@@ -128,34 +141,36 @@ void load_logical_window(db::LogicalWindowQuery& query, const TraceInfo& info,
   render::TimelineGeometry& g = out.geometry;
   g.clear();
   g.origin_ns = 0;  // steps are small integers: float holds them exactly
-  add_aggregate_work(e, out);
+  add_aggregate_work(e, filter, out);
 
   const double max_value = static_cast<double>(logical_metric_max(facts, color));
   auto color_of = [&](std::size_t i) {
     if (color != LogicalColor::Function)
       return render::metric_color(static_cast<double>(logical_metric(e, i, color)), max_value);
     std::int32_t region = info.regions.index_of(e.region[i]);
-    return region >= 0 ? info.region_colors[static_cast<std::size_t>(region)] : kUnknownRegionColor;
+    return region >= 0 ? filter.region_colors[static_cast<std::size_t>(region)] : kUnknownRegionColor;
   };
   for (std::size_t i = 0; i < e.size(); ++i) {
+    const std::int32_t row = filter.row(e.process[i]);
+    if (row < 0 || filter.hidden_reference(info, e.region[i])) continue;
     const render::Rgba8 c = color_of(i);
     const auto index = static_cast<std::uint32_t>(i);
     // A send-and-receive call occupies its send step and its receive step.
     if (e.send_step[i] >= 0)
-      add_box(g, e.send_step[i] + kStepGap, e.send_step[i] + 1 - kStepGap, e.process[i], 0.0f, c, index);
-    add_box(g, e.step[i] + kStepGap, e.step[i] + 1 - kStepGap, e.process[i], 0.0f, c, index);
+      add_box(g, e.send_step[i] + kStepGap, e.send_step[i] + 1 - kStepGap, row, 0.0f, c, index);
+    add_box(g, e.step[i] + kStepGap, e.step[i] + 1 - kStepGap, row, 0.0f, c, index);
   }
-  const std::size_t m = out.messages.size();
-  g.line_time.resize(2 * m);
-  g.line_row.resize(2 * m);
-  for (std::size_t i = 0; i < m; ++i) {
+  const db::StepMessages& m = out.messages;
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    const std::int32_t src = filter.row(m.src[i]), dst = filter.row(m.dst[i]);
+    if (src < 0 || dst < 0) continue;
     // From the middle of the send's step to the middle of the receive's.
-    g.line_time[2 * i] = static_cast<float>(out.messages.send_step[i]) + 0.5f;
-    g.line_time[2 * i + 1] = static_cast<float>(out.messages.recv_step[i]) + 0.5f;
-    g.line_row[2 * i] = static_cast<float>(out.messages.src[i]);
-    g.line_row[2 * i + 1] = static_cast<float>(out.messages.dst[i]);
+    g.line_time.push_back(static_cast<float>(m.send_step[i]) + 0.5f);
+    g.line_time.push_back(static_cast<float>(m.recv_step[i]) + 0.5f);
+    g.line_row.push_back(static_cast<float>(src));
+    g.line_row.push_back(static_cast<float>(dst));
   }
-  render::build_pick_index(g, static_cast<std::int32_t>(info.processes.size()), out.picks);
+  render::build_pick_index(g, static_cast<std::int32_t>(filter.rows()), out.picks);
 }
 
 }  // namespace weft::app

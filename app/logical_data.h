@@ -46,9 +46,11 @@ struct LoadedLogicalWindow {
 db::StepWindow step_window_for_viewport(const TimelineViewport& viewport, double pad,
                                         std::size_t row_count, std::int64_t step_count);
 
-// Queries `window` and builds geometry and pick index into `out`.
+// Queries `window` (processes as rows of `filter`) and builds geometry and
+// pick index into `out`, leaving out processes and functions `filter` hides.
 void load_logical_window(db::LogicalWindowQuery& query, const TraceInfo& info,
                          const db::StructureFacts& facts, LogicalColor color,
-                         const db::StepWindow& window, LoadedLogicalWindow& out);
+                         const ViewFilter& filter, db::StepWindow window,
+                         LoadedLogicalWindow& out);
 
 }  // namespace weft::app

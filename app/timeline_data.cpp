@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "app/class_colors.h"
+#include "app/view_filter.h"
 
 namespace weft::app {
 
@@ -110,9 +111,12 @@ void build_lod_geometry(const db::LodLayout& layout, const TraceInfo& info, Load
 
 void load_window(db::WindowQuery& query, db::ActivityLod* lod, const TraceInfo& info,
                  const PhysicalRequest& request, LoadedWindow& out) {
-  const db::Window& window = request.window;
+  const ViewFilter& filter = *request.filter;
+  const db::Window window = process_window(filter, request.window);
   out.window = window;
-  out.from_lod = lod && estimated_events(info, window) > kDetailEventLimit;
+  // Cells aggregate every process of a block: only an unfiltered view can use them.
+  out.from_lod = lod && filter.all_processes &&
+                 estimated_events(info, request.window) > kDetailEventLimit;
   if (out.from_lod) {
     auto [p, t] = lod->choose_levels(request.px_per_ns, request.px_per_row, kLodCellPx);
     lod->read(p, t, window.t0, window.t1, window.p0, window.p1, out.lod);
@@ -127,10 +131,10 @@ void load_window(db::WindowQuery& query, db::ActivityLod* lod, const TraceInfo& 
   query.read_messages(window, out.messages);
   // Geometry times are relative to the window start, where float precision is
   // spent on what the user looks at.
-  render::build_timeline_geometry(out.events, out.messages, info.region_colors,
-                                  kUnknownRegionColor, window.t0, 0, out.geometry);
-  render::build_pick_index(out.geometry, static_cast<std::int32_t>(info.processes.size()),
-                           out.picks);
+  render::GeometryFilter geometry_filter{&filter.row_of_process, &filter.region_hidden};
+  render::build_timeline_geometry(out.events, out.messages, filter.region_colors,
+                                  kUnknownRegionColor, window.t0, geometry_filter, out.geometry);
+  render::build_pick_index(out.geometry, static_cast<std::int32_t>(filter.rows()), out.picks);
   rank_regions_by_time(out.events, window, info.regions.size(), out);
 }
 

@@ -2,6 +2,7 @@
 // What the timeline views hold of an open trace: the small tables read once
 // (TraceInfo) and the contents of one loaded time × process window
 // (LoadedWindow), which the background loader fills and the UI thread draws.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "timeline_picking.h"
 
 namespace weft::app {
+
+struct ViewFilter;  // view_filter.h
 
 struct TraceInfo {
   std::string file_name;  // shown in the title line
@@ -44,9 +47,10 @@ db::Window window_for_viewport(const TimelineViewport& viewport, double pad,
 // What the physical view asks the loader for: a window and the zoom it will be
 // seen at, which decides between the events themselves and the level of detail.
 struct PhysicalRequest {
-  db::Window window;
+  db::Window window;  // processes as rows of `filter`
   double px_per_ns = 0;
   double px_per_row = 0;
+  std::shared_ptr<const ViewFilter> filter;
 };
 
 // A window estimated to hold more events than this is drawn from the level of

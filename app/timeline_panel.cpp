@@ -54,7 +54,7 @@ void TimelinePanel::fit() {
   viewport_.t0_ns = 0;
   viewport_.t1_ns = x_end_;
   viewport_.row0 = 0;
-  viewport_.row1 = static_cast<double>(std::max<std::size_t>(info_.processes.size(), 1));
+  viewport_.row1 = static_cast<double>(std::max<std::size_t>(row_count(), 1));
 }
 
 void TimelinePanel::set_viewport(const TimelineViewport& viewport) {
@@ -72,7 +72,7 @@ void TimelinePanel::clamp_viewport() {
   viewport_.t0_ns = t0;
   viewport_.t1_ns = t0 + span;
 
-  const double rows = static_cast<double>(std::max<std::size_t>(info_.processes.size(), 1));
+  const double rows = static_cast<double>(std::max<std::size_t>(row_count(), 1));
   double row_span = std::clamp(viewport_.row1 - viewport_.row0, std::min(1.0, rows), rows);
   double row0 = std::clamp(viewport_.row0, 0.0, rows - row_span);
   viewport_.row0 = row0;
@@ -186,13 +186,13 @@ void TimelinePanel::draw_process_names(const render::ViewTransform& view) {
   const double row_px = view.px_per_row();
   // Label every k-th row so that labels never overlap.
   const auto every = static_cast<std::int64_t>(std::max(1.0, std::ceil(line / row_px)));
-  const auto rows = static_cast<std::int64_t>(info_.processes.size());
+  const auto rows = static_cast<std::int64_t>(row_count());
   std::int64_t first = std::max<std::int64_t>(0, static_cast<std::int64_t>(view.row0));
   first = (first + every - 1) / every * every;
   const std::int64_t last = std::min<std::int64_t>(rows - 1, static_cast<std::int64_t>(view.row1));
   draw->PushClipRect(ImVec2(area_.x, view.plot.y - line), ImVec2(view.plot.x - 4.0f, view.plot.y + view.plot.height + line));
   for (std::int64_t r = first; r <= last; r += every) {
-    const std::string& name = info_.processes.name[static_cast<std::size_t>(r)];
+    const std::string& name = info_.processes.name[static_cast<std::size_t>(process_of_row(r))];
     double center = view.y_of(static_cast<double>(r) + 0.5);
     if (center < view.plot.y || center > view.plot.y + view.plot.height) continue;
     float width = ImGui::CalcTextSize(name.c_str()).x;

@@ -33,7 +33,16 @@ class TimelinePanel {
   void fit();
   void set_viewport(const TimelineViewport& viewport);
   const TimelineViewport& viewport() const { return viewport_; }
-  std::size_t row_count() const { return info_.processes.size(); }
+  // Rows show the processes `process_of_row` lists (null: all, in order). The
+  // vector must outlive its use here; set it again when the filter changes.
+  void set_rows(const std::vector<ProcessIndex>* process_of_row) {
+    rows_ = process_of_row;
+    clamp_viewport();
+  }
+  std::size_t row_count() const { return rows_ ? rows_->size() : info_.processes.size(); }
+  ProcessIndex process_of_row(std::int64_t row) const {
+    return rows_ ? (*rows_)[static_cast<std::size_t>(row)] : static_cast<ProcessIndex>(row);
+  }
 
   // Places the plot inside `area` of a framebuffer of the given size and
   // returns the transform for the current viewport. `legend_px` is the width
@@ -58,6 +67,7 @@ class TimelinePanel {
   void draw_x_axis(const render::ViewTransform& view);
 
   const TraceInfo& info_;
+  const std::vector<ProcessIndex>* rows_ = nullptr;
   TimelineAxis axis_;
   double x_end_;
   std::string title_;

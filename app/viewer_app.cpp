@@ -23,6 +23,8 @@
 #include "app/timeline_slider.h"
 #include "app/view_history.h"
 #include "app/view_tour.h"
+#include "app/view_filter.h"
+#include "app/viewer_toolbar.h"
 #include "app/timeline_data.h"
 #include "app/timeline_frame.h"
 #include "app/timeline_panel.h"
@@ -112,8 +114,9 @@ bool step_window_serves(const db::StepWindow& loaded, const TimelineViewport& vi
 }
 
 struct LogicalRequest {
-  db::StepWindow window;
+  db::StepWindow window;  // processes as rows of `filter`
   LogicalColor color = LogicalColor::Lateness;
+  std::shared_ptr<const ViewFilter> filter;
 };
 
 // One streamed view: the loader, the result on screen and the request that
@@ -140,30 +143,26 @@ struct StreamedView {
   std::optional<Request> requested;
 };
 
-// The color control above the timelines.
-void draw_toolbar(LogicalColor& color, bool has_structure, bool loading, float height) {
-  ImGui::SetNextWindowPos(ImVec2(0, 0));
-  ImGui::SetNextWindowSize(ImVec2(ImGui::GetIO().DisplaySize.x, height));
-  ImGui::Begin("toolbar", nullptr,
-               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings);
-  if (has_structure) {
-    ImGui::TextUnformatted("logical color");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(200.0f);
-    if (ImGui::BeginCombo("##color", logical_color_title(color))) {
-      for (LogicalColor c : {LogicalColor::Lateness, LogicalColor::DiffLateness,
-                             LogicalColor::GlobalLateness, LogicalColor::Duration,
-                             LogicalColor::Function})
-        if (ImGui::Selectable(logical_color_title(c), c == color)) color = c;
-      ImGui::EndCombo();
+// Makes a new filter from the toolbar's inputs and shows its rows; a bad
+// process list keeps the old filter and says why in the toolbar.
+void apply_filter(ToolbarState& state, const TraceInfo& info, std::shared_ptr<const ViewFilter>& filter,
+                  TimelinePanel& physical, TimelinePanel& logical) {
+  try {
+    auto next = make_view_filter(info, state.processes.data(), state.region_hidden, state.search.data());
+    const bool rows_changed = next->process_of_row != filter->process_of_row;
+    filter = std::move(next);
+    state.error.clear();
+    for (TimelinePanel* panel : {&physical, &logical}) {
+      panel->set_rows(&filter->process_of_row);
+      if (!rows_changed) continue;
+      TimelineViewport v = panel->viewport();
+      v.row0 = 0;
+      v.row1 = static_cast<double>(filter->rows());
+      panel->set_viewport(v);
     }
-  } else {
-    ImGui::TextUnformatted("no logical structure: run `weft analyze` for the logical timeline");
+  } catch (const std::exception& e) {
+    state.error = e.what();
   }
-  ImGui::SameLine();
-  ImGui::TextDisabled("%s", loading ? "  loading..." : "  wheel: zoom, shift+wheel: rows, drag: pan, W/S A/D, Home: fit");
-  ImGui::End();
 }
 
 // Records settled view changes; Ctrl+Z goes back, Ctrl+Shift+Z forward.
@@ -254,13 +253,21 @@ void run_viewer(const ViewerOptions& options) {
 
   render::TimelineRenderer logical_renderer;
   TimelinePanel logical_panel(info, TimelineAxis::Steps, static_cast<double>(facts.global_steps));
-  LogicalColor color = LogicalColor::Lateness;
+  ToolbarState toolbar_state;
+  std::shared_ptr<const ViewFilter> filter = make_view_filter(info, "", {}, "");
+  if (!options.processes.empty()) {
+    // A bad list is an error before the window shows, like a bad file.
+    options.processes.copy(toolbar_state.processes.data(), toolbar_state.processes.size() - 1);
+    filter = make_view_filter(info, options.processes, {}, "");
+    physical_panel.set_rows(&filter->process_of_row);
+    logical_panel.set_rows(&filter->process_of_row);
+  }
   db::WindowQuery logical_connection(options.database);
   std::optional<db::LogicalWindowQuery> logical_query;
   if (has_structure) logical_query.emplace(logical_connection.database());
   StreamedView<LogicalRequest, LoadedLogicalWindow> logical(
       [&](const LogicalRequest& r, LoadedLogicalWindow& out) {
-        timed([&] { load_logical_window(*logical_query, info, facts, r.color, r.window, out); });
+        timed([&] { load_logical_window(*logical_query, info, facts, r.color, *r.filter, r.window, out); });
       });
 
   std::vector<double> frame_ms;
@@ -295,7 +302,13 @@ void run_viewer(const ViewerOptions& options) {
     glfwGetFramebufferSize(window.get(), &width, &height);
     if (width > 0 && height > 0) {
       const float toolbar = ImGui::GetFrameHeightWithSpacing() + 8.0f;
-      draw_toolbar(color, has_structure, physical.loader.busy() || logical.loader.busy(), toolbar);
+      draw_viewer_toolbar(toolbar_state, info, has_structure,
+                          physical.loader.busy() || logical.loader.busy(), toolbar);
+      if (toolbar_state.filter_changed) {
+        toolbar_state.filter_changed = false;
+        apply_filter(toolbar_state, info, filter, physical_panel, logical_panel);
+      }
+      const LogicalColor color = toolbar_state.color;
       logical_panel.set_title(logical_title(info, facts, color));
       begin_timeline_frame(width, height);
       const auto w = static_cast<float>(width);
@@ -340,17 +353,19 @@ void run_viewer(const ViewerOptions& options) {
     // Asked for only once a frame has laid the view out (its zoom decides the detail).
     if (physical_view.plot.width > 1 &&
         (!physical.requested ||
+         physical.requested->filter != filter ||
          !window_serves(physical.requested->window, physical_panel.viewport(), info.meta.trace_end_ns) ||
          (physical.current && physical.current->from_lod &&
           !zoom_serves(*physical.requested, physical_view))))
-      physical.ask({window_for_viewport(physical_panel.viewport(), kPrefetchPad, info.processes.size()),
-                    physical_view.px_per_ns(), physical_view.px_per_row()});
+      physical.ask({window_for_viewport(physical_panel.viewport(), kPrefetchPad, filter->rows()),
+                    physical_view.px_per_ns(), physical_view.px_per_row(), filter});
     if (has_structure &&
-        (!logical.requested || logical.requested->color != color ||
+        (!logical.requested || logical.requested->color != toolbar_state.color ||
+         logical.requested->filter != filter ||
          !step_window_serves(logical.requested->window, logical_panel.viewport(), facts.global_steps)))
-      logical.ask({step_window_for_viewport(logical_panel.viewport(), kPrefetchPad, info.processes.size(),
+      logical.ask({step_window_for_viewport(logical_panel.viewport(), kPrefetchPad, filter->rows(),
                                             facts.global_steps),
-                   color});
+                   toolbar_state.color, filter});
 
     const bool loaded = physical.current && (!has_structure || logical.current);
     const bool counting = options.frames > 0 && loaded;

@@ -12,6 +12,7 @@ struct ViewerOptions {
   int frames = 0;           // > 0: render this many frames (after data arrived), then exit
   bool stats = false;       // print frame time percentiles and RSS at exit
   std::string screenshot;   // write the last frame to this PNG (for checks under xvfb)
+  std::string processes;    // initial process filter, e.g. "0-1023:2" ("" for all)
   bool tour = false;        // move the views along view_tour.h's path over the `frames` frames
 };
 

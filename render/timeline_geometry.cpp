@@ -18,10 +18,13 @@ void TimelineGeometry::clear() {
 
 void build_timeline_geometry(const db::WindowEvents& events, const db::WindowMessages& messages,
                              const std::vector<Rgba8>& colors, Rgba8 unknown_color,
-                             TimeNs origin_ns, ProcessIndex first_row, TimelineGeometry& out) {
+                             TimeNs origin_ns, const GeometryFilter& filter, TimelineGeometry& out) {
   out.clear();
   out.origin_ns = origin_ns;
   const std::size_t n = events.size();
+  auto kept = [&](std::size_t i) {
+    return filter.row(events.process[i]) >= 0 && !filter.hidden(events.region[i]);
+  };
 
   // Counting sort by depth: a nested call must be drawn after its caller, and
   // depths are small integers, so this is one linear pass and no comparisons.
@@ -29,20 +32,23 @@ void build_timeline_geometry(const db::WindowEvents& events, const db::WindowMes
   for (std::int32_t d : events.depth) max_depth = std::max(max_depth, d);
   auto& start = out.depth_scratch;
   start.assign(static_cast<std::size_t>(max_depth) + 2, 0);
-  for (std::int32_t d : events.depth) ++start[static_cast<std::size_t>(std::max(d, 0)) + 1];
+  std::size_t boxes = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (kept(i)) ++start[static_cast<std::size_t>(std::max(events.depth[i], 0)) + 1], ++boxes;
   for (std::size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
 
-  out.box_span.resize(2 * n);
-  out.box_row.resize(2 * n);
-  out.box_color.resize(n);
-  out.box_event.resize(n);
-  out.box_height.assign(n, 1.0f);
+  out.box_span.resize(2 * boxes);
+  out.box_row.resize(2 * boxes);
+  out.box_color.resize(boxes);
+  out.box_event.resize(boxes);
+  out.box_height.assign(boxes, 1.0f);
   for (std::size_t i = 0; i < n; ++i) {
+    if (!kept(i)) continue;
     std::int32_t depth = std::max(events.depth[i], 0);
     std::size_t slot = start[static_cast<std::size_t>(depth)]++;
     out.box_span[2 * slot] = static_cast<float>(events.start_ns[i] - origin_ns);
     out.box_span[2 * slot + 1] = static_cast<float>(events.end_ns[i] - origin_ns);
-    out.box_row[2 * slot] = static_cast<float>(events.process[i] - first_row);
+    out.box_row[2 * slot] = static_cast<float>(filter.row(events.process[i]));
     out.box_row[2 * slot + 1] = static_cast<float>(depth);
     std::int32_t region = events.region[i];
     out.box_color[slot] = region >= 0 && static_cast<std::size_t>(region) < colors.size()
@@ -51,14 +57,16 @@ void build_timeline_geometry(const db::WindowEvents& events, const db::WindowMes
     out.box_event[slot] = static_cast<std::uint32_t>(i);
   }
 
-  const std::size_t m = messages.size();
-  out.line_time.resize(2 * m);
-  out.line_row.resize(2 * m);
-  for (std::size_t i = 0; i < m; ++i) {
-    out.line_time[2 * i] = static_cast<float>(messages.send_ns[i] - origin_ns);
-    out.line_time[2 * i + 1] = static_cast<float>(messages.recv_ns[i] - origin_ns);
-    out.line_row[2 * i] = static_cast<float>(messages.src[i] - first_row);
-    out.line_row[2 * i + 1] = static_cast<float>(messages.dst[i] - first_row);
+  out.line_time.clear();
+  out.line_row.clear();
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    const std::int32_t src = filter.row(messages.src[i]);
+    const std::int32_t dst = filter.row(messages.dst[i]);
+    if (src < 0 || dst < 0) continue;
+    out.line_time.push_back(static_cast<float>(messages.send_ns[i] - origin_ns));
+    out.line_time.push_back(static_cast<float>(messages.recv_ns[i] - origin_ns));
+    out.line_row.push_back(static_cast<float>(src));
+    out.line_row.push_back(static_cast<float>(dst));
   }
 }
 

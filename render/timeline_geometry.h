@@ -37,11 +37,29 @@ struct TimelineGeometry {
   std::vector<std::uint32_t> depth_scratch;
 };
 
-// Fills `out` from a window's events and messages. Row of process p is
-// p - first_row. `colors` holds one color per region position (events with no
-// known region get `unknown_color`).
+// Which rows show which processes and which regions are left out. Without
+// `row_of_process` process p is row p; a process mapped to -1 has no row.
+struct GeometryFilter {
+  const std::vector<std::int32_t>* row_of_process = nullptr;
+  const std::vector<char>* region_hidden = nullptr;  // by region position
+  std::int32_t row(ProcessIndex p) const {
+    if (!row_of_process) return p;
+    return p >= 0 && static_cast<std::size_t>(p) < row_of_process->size()
+               ? (*row_of_process)[static_cast<std::size_t>(p)]
+               : -1;
+  }
+  bool hidden(std::int32_t region) const {
+    return region_hidden && region >= 0 && static_cast<std::size_t>(region) < region_hidden->size() &&
+           (*region_hidden)[static_cast<std::size_t>(region)];
+  }
+};
+
+// Fills `out` from a window's events and messages: one box per event that has
+// a row and a shown region, one line per message whose two ends have rows.
+// `colors` holds one color per region position (events with no known region
+// get `unknown_color`).
 void build_timeline_geometry(const db::WindowEvents& events, const db::WindowMessages& messages,
                              const std::vector<Rgba8>& colors, Rgba8 unknown_color,
-                             TimeNs origin_ns, ProcessIndex first_row, TimelineGeometry& out);
+                             TimeNs origin_ns, const GeometryFilter& filter, TimelineGeometry& out);
 
 }  // namespace weft::render

@@ -68,7 +68,7 @@ TEST(RenderTimeline, BoxesLandWhereTheViewPutsThem) {
   make_events(events);
   const std::vector<Rgba8> colors = {rgba8(220, 40, 40), rgba8(40, 40, 220), rgba8(40, 200, 40)};
   TimelineGeometry geometry;
-  build_timeline_geometry(events, messages, colors, rgba8(255, 0, 255), 50, 0, geometry);
+  build_timeline_geometry(events, messages, colors, rgba8(255, 0, 255), 50, {}, geometry);
   ASSERT_EQ(geometry.box_count(), 3u);
   renderer.upload(geometry);
 
@@ -120,7 +120,7 @@ TEST(RenderTimeline, MessageLinesAreDrawn) {
   messages.send_ns = {0};
   messages.recv_ns = {1000};
   TimelineGeometry geometry;
-  build_timeline_geometry(events, messages, {}, 0, 0, 0, geometry);
+  build_timeline_geometry(events, messages, {}, 0, 0, {}, geometry);
   renderer.upload(geometry);
   ViewTransform view{0, 1000, 0, 2, {0, 0, 100, 100}, size, size};
   framebuffer.bind();

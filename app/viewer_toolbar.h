@@ -1,0 +1,27 @@
+#pragma once
+// The toolbar along the top of the viewer window: the logical view's color
+// metric, the process filter (`0-1023:2`), the function filter, the function
+// search and the loading indicator. It edits a ToolbarState; the viewer turns
+// a changed state into a new ViewFilter.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "app/logical_data.h"
+
+namespace weft::app {
+
+struct ToolbarState {
+  LogicalColor color = LogicalColor::Lateness;
+  std::array<char, 256> processes{};  // the process list being typed
+  std::array<char, 128> search{};
+  std::vector<char> region_hidden;    // by region position
+  std::string error;                  // why the last process list was refused
+  bool filter_changed = false;        // set when the filter inputs were applied
+};
+
+// Draws the toolbar `height` px tall across the window.
+void draw_viewer_toolbar(ToolbarState& state, const TraceInfo& info, bool has_structure,
+                         bool loading, float height);
+
+}  // namespace weft::app
