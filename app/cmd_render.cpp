@@ -15,6 +15,7 @@
 #include "app/imgui_session.h"
 #include "app/logical_data.h"
 #include "app/physical_overlay.h"
+#include "app/selection.h"
 #include "app/step_overview.h"
 #include "app/timeline_slider.h"
 #include "app/view_filter.h"
@@ -43,7 +44,25 @@ struct RenderOptions {
   std::string steps;  // "A:B" global steps; empty: all
   std::string procs;  // "A:B", "A-B" or "A"; empty: all
   std::string color = "lateness";
+  EventId select = -1;  // outline this event, its message partner and partition
 };
+
+// The selection `--select` asks for, linked through the logical window when
+// there is one; the event must be in the rendered window.
+std::optional<Selection> requested_selection(const RenderOptions& options, const LoadedWindow* physical,
+                                             const LoadedLogicalWindow* logical) {
+  if (options.select < 0) return std::nullopt;
+  std::optional<Selection> s;
+  if (physical) s = select_event(*physical, options.select);
+  if (!s && logical) {
+    s = Selection{};
+    s->event = options.select;
+  }
+  if (s) link_to_structure(*s, logical);
+  if (!s || (!physical && s->self.step < 0))
+    throw Error("--select: event " + std::to_string(options.select) + " is not in the rendered window");
+  return s;
+}
 
 struct Size {
   int width;
@@ -193,7 +212,10 @@ void render_physical(const RenderOptions& options, db::WindowQuery& query, const
                           view.px_per_ns(), view.px_per_row(), make_view_filter(info, "", {}, "")};
   load_window(query, lod ? &*lod : nullptr, info, request, *data);
   renderer.upload(data->geometry);
-  draw_physical_timeline(panel, renderer, info, data.get(), frame.area(), size.width, size.height, false);
+  DrawnView drawn =
+      draw_physical_timeline(panel, renderer, info, data.get(), frame.area(), size.width, size.height, false);
+  if (auto s = requested_selection(options, data.get(), nullptr))
+    draw_selection(*s, drawn.view, false, db::PartitionSpans{}, *request.filter);
   frame.finish(options.out);
 }
 
@@ -215,14 +237,17 @@ void render_logical(const RenderOptions& options, db::WindowQuery& query, const 
   panel.set_title(logical_title(info, facts, color));
   panel.set_viewport(viewport);
   auto data = std::make_unique<LoadedLogicalWindow>();
-  load_logical_window(steps, info, facts, color, *make_view_filter(info, "", {}, ""),
+  const std::shared_ptr<const ViewFilter> filter = make_view_filter(info, "", {}, "");
+  load_logical_window(steps, info, facts, color, *filter,
                       step_window_for_viewport(panel.viewport(), 0.0, info.processes.size(),
                                                facts.global_steps),
                       *data);
   renderer.upload(data->geometry);
   frame.begin();
-  draw_logical_timeline(panel, renderer, info, facts, color, data.get(), frame.area(), size.width,
-                        size.height, false);
+  DrawnView drawn = draw_logical_timeline(panel, renderer, info, facts, color, data.get(), frame.area(),
+                                          size.width, size.height, false);
+  if (auto s = requested_selection(options, nullptr, data.get()))
+    draw_selection(*s, drawn.view, true, db::read_partition_spans(query.database()), *filter);
   frame.finish(options.out);
 }
 
@@ -287,6 +312,8 @@ void add_render_command(CLI::App& app) {
   cmd->add_option("--color", options->color,
                   "logical view: lateness, dlateness, glateness, duration or function")
       ->capture_default_str();
+  cmd->add_option("--select", options->select,
+                  "outline this event id, its message partner and its partition (as a click does)");
   cmd->callback([options] { render_view(*options); });
 }
 

@@ -45,7 +45,7 @@ void end_timeline_frame() {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-render::ViewTransform draw_physical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
+DrawnView draw_physical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
                             const TraceInfo& info, const LoadedWindow* data,
                             const render::PixelRect& area, int framebuffer_width,
                             int framebuffer_height, bool interactive) {
@@ -56,10 +56,10 @@ render::ViewTransform draw_physical_timeline(TimelinePanel& panel, render::Timel
   render::TimelineStyle style;
   if (data && hovering(view, interactive)) style.highlight_box = draw_physical_tooltip(info, view, *data);
   renderer.draw(view, static_cast<double>(panel.row_count()), style);
-  return view;
+  return {view, style.highlight_box};
 }
 
-render::ViewTransform draw_logical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
+DrawnView draw_logical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
                            const TraceInfo& info, const db::StructureFacts& facts,
                            LogicalColor color, const LoadedLogicalWindow* data,
                            const render::PixelRect& area, int framebuffer_width,
@@ -71,7 +71,7 @@ render::ViewTransform draw_logical_timeline(TimelinePanel& panel, render::Timeli
   render::TimelineStyle style;
   if (data && hovering(view, interactive)) style.highlight_box = draw_logical_tooltip(info, view, *data);
   renderer.draw(view, static_cast<double>(panel.row_count()), style);
-  return view;
+  return {view, style.highlight_box};
 }
 
 void draw_cursor(const render::ViewTransform& view, double x) {

@@ -17,16 +17,22 @@ void begin_timeline_frame(int framebuffer_width, int framebuffer_height);
 // Renders the ImGui text of every view and ends the ImGui frame.
 void end_timeline_frame();
 
+// What a view drew: its transform and the box under the mouse (-1: none).
+struct DrawnView {
+  render::ViewTransform view;
+  std::int64_t hovered = -1;
+};
+
 // The physical timeline in `area`. With `interactive`, applies mouse and
 // keyboard input (when the mouse is over this view) and shows the hover
 // tooltip. `data` may be null (nothing loaded yet).
-render::ViewTransform draw_physical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
+DrawnView draw_physical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
                             const TraceInfo& info, const LoadedWindow* data,
                             const render::PixelRect& area, int framebuffer_width,
                             int framebuffer_height, bool interactive);
 
 // The logical timeline in `area`, colored by `color`.
-render::ViewTransform draw_logical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
+DrawnView draw_logical_timeline(TimelinePanel& panel, render::TimelineRenderer& renderer,
                            const TraceInfo& info, const db::StructureFacts& facts,
                            LogicalColor color, const LoadedLogicalWindow* data,
                            const render::PixelRect& area, int framebuffer_width,

@@ -22,6 +22,7 @@
 #include "app/step_overview.h"
 #include "app/timeline_slider.h"
 #include "app/view_history.h"
+#include "app/selection.h"
 #include "app/view_tour.h"
 #include "app/view_filter.h"
 #include "app/viewer_toolbar.h"
@@ -165,6 +166,15 @@ void apply_filter(ToolbarState& state, const TraceInfo& info, std::shared_ptr<co
   }
 }
 
+// A click (press and release without dragging) inside the plot of `view`.
+bool clicked(const render::ViewTransform& view) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!ImGui::IsMouseReleased(ImGuiMouseButton_Left)) return false;
+  const ImVec2 press = io.MouseClickedPos[0];
+  const float dx = io.MousePos.x - press.x, dy = io.MousePos.y - press.y;
+  return view.plot.contains(press.x, press.y) && dx * dx + dy * dy < 9.0f;
+}
+
 // Records settled view changes; Ctrl+Z goes back, Ctrl+Shift+Z forward.
 void apply_history_keys(ViewHistory& history, TimelinePanel& physical, TimelinePanel& logical,
                         double time_s) {
@@ -273,6 +283,7 @@ void run_viewer(const ViewerOptions& options) {
   std::vector<double> frame_ms;
   if (options.frames > 0) frame_ms.reserve(static_cast<std::size_t>(options.frames));
   double first_frame_ms = -1;
+  std::optional<Selection> selection;
   ViewHistory history({physical_panel.viewport(), logical_panel.viewport()});
   std::size_t max_boxes = 0;  // the most boxes and lines one physical window held
   std::size_t max_lines = 0;
@@ -320,10 +331,13 @@ void run_viewer(const ViewerOptions& options) {
       const float logical_height = has_structure ? std::floor(0.5f * rest) : 0.0f;
       float y = toolbar;
       if (has_structure) {
-        render::ViewTransform logical_view = draw_logical_timeline(
+        DrawnView logical_view = draw_logical_timeline(
             logical_panel, logical_renderer, info, facts, color, logical.current.get(),
             {0, y, w, logical_height}, width, height, true);
-        draw_cursor(logical_view, db::step_at_time(partition_spans, slider.current_ns()));
+        draw_cursor(logical_view.view, db::step_at_time(partition_spans, slider.current_ns()));
+        if (clicked(logical_view.view) && logical.current)
+          selection = select_in_logical(*logical.current, logical_view.hovered);
+        if (selection) draw_selection(*selection, logical_view.view, true, partition_spans, *filter);
         y += logical_height;
         const TimelineViewport& lv = logical_panel.viewport();
         if (auto span = overview->draw({0, y, w, strip_height}, color, lv.t0_ns, lv.t1_ns, true)) {
@@ -334,10 +348,17 @@ void run_viewer(const ViewerOptions& options) {
         }
         y += strip_height;
       }
-      physical_view =
+      DrawnView drawn =
           draw_physical_timeline(physical_panel, physical_renderer, info, physical.current.get(),
                                  {0, y, w, rest - logical_height}, width, height, true);
+      physical_view = drawn.view;
       draw_cursor(physical_view, slider.current_ns());
+      if (clicked(physical_view) && physical.current) {
+        selection = select_in_physical(*physical.current, drawn.hovered);
+        if (selection) link_to_structure(*selection, logical.current.get());
+      }
+      if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) selection.reset();
+      if (selection) draw_selection(*selection, physical_view, false, partition_spans, *filter);
       y += rest - logical_height;
       const TimelineViewport& pv = physical_panel.viewport();
       if (slider.draw({0, y, w, slider_height}, pv.t0_ns, pv.t1_ns, true))

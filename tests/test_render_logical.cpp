@@ -152,6 +152,27 @@ TEST_F(RenderLogical, OverviewShowsTheLatestStepInTheTopColor) {
   EXPECT_GT(image.count(weft::render::metric_color_top()), 50);
 }
 
+TEST_F(RenderLogical, SelectionOutlinesTheEventAndItsMessagePartner) {
+  // The latest wait: it completes a receive, so it has a partner (the send).
+  const std::int64_t event = query("SELECT event FROM comm_events WHERE kind = 4 ORDER BY lateness_ns DESC, event LIMIT 1");
+  ASSERT_GE(event, 0);
+  std::string png = render("selected.png", "--size 900x500 --select " + std::to_string(event));
+  if (skipped_) GTEST_SKIP() << "no headless OpenGL here";
+  weft::testing::Png image(png);
+  ASSERT_TRUE(image.ok());
+  // app/overlay_style.h: kSelectionColor for the event, amber for its partner.
+  EXPECT_GT(image.count(weft::render::rgba8(120, 200, 255)), 20);
+  EXPECT_GT(image.count(weft::render::rgba8(255, 200, 90)), 20);
+  std::string plain = render("plain.png", "--size 900x500");
+  weft::testing::Png unselected(plain);
+  EXPECT_EQ(unselected.count(weft::render::rgba8(120, 200, 255)), 0);
+
+  auto missing = run_command(kWeft + " render " + quoted(run_) + " --view logical --steps 0:2 --select " +
+                             std::to_string(event) + " --out /tmp/never.png");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("--select"), std::string::npos) << missing.output;
+}
+
 TEST_F(RenderLogical, BadOptionsAndMissingAnalysisFailWithOneLine) {
   auto bad_color = run_command(kWeft + " render " + quoted(run_) + " --view logical --color heat --out /tmp/never.png");
   EXPECT_EQ(bad_color.exit_code, 2);

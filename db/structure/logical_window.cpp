@@ -53,12 +53,19 @@ Database& require_logical_structure(Database& db) {
 
 PartitionSpans read_partition_spans(Database& db) {
   PartitionSpans spans;
-  Statement s(db, "SELECT first_step, last_step, begin_ns, end_ns FROM partitions ORDER BY begin_ns");
+  Statement s(db,
+              "SELECT first_step, last_step, begin_ns, end_ns, partition FROM partitions ORDER BY begin_ns");
   while (s.step()) {
     spans.first_step.push_back(s.column_int(0));
     spans.last_step.push_back(s.column_int(1));
     spans.begin_ns.push_back(s.column_int(2));
     spans.end_ns.push_back(s.column_int(3));
+    const std::int64_t id = s.column_int(4);
+    if (id < 0 || id > (std::int64_t{1} << 31) - 2) throw Error(db.path(), "partition id out of range");
+    spans.partition.push_back(static_cast<std::int32_t>(id));
+    if (static_cast<std::size_t>(id) >= spans.index_of.size())
+      spans.index_of.resize(static_cast<std::size_t>(id) + 1, -1);
+    spans.index_of[static_cast<std::size_t>(id)] = static_cast<std::int32_t>(spans.size() - 1);
   }
   return spans;
 }

@@ -82,6 +82,8 @@ class LogicalWindowQuery {
 // Where each partition lies in steps and in time, for mapping a time to the
 // step being worked on then (the logical clock of the timeline slider).
 struct PartitionSpans {
+  std::vector<std::int32_t> partition;  // ids (partitions.partition)
+  std::vector<std::int32_t> index_of;   // position by partition id (-1: none)
   std::vector<std::int64_t> first_step, last_step;
   std::vector<TimeNs> begin_ns, end_ns;
   std::size_t size() const { return first_step.size(); }
