@@ -14,6 +14,7 @@
 #include "app/commands.h"
 #include "app/imgui_session.h"
 #include "app/logical_data.h"
+#include "app/logical_overlay.h"
 #include "app/physical_overlay.h"
 #include "app/selection.h"
 #include "app/step_overview.h"
@@ -238,12 +239,16 @@ void render_logical(const RenderOptions& options, db::WindowQuery& query, const 
   panel.set_viewport(viewport);
   auto data = std::make_unique<LoadedLogicalWindow>();
   const std::shared_ptr<const ViewFilter> filter = make_view_filter(info, "", {}, "");
-  load_logical_window(steps, info, facts, color, *filter,
+  std::optional<db::StepLod> lod;
+  if (db::has_step_lod(query.database())) lod.emplace(query.database());
+  frame.begin();
+  const render::ViewTransform view =
+      panel.layout(frame.area(), size.width, size.height, logical_legend_width(info, color));
+  load_logical_window(steps, lod ? &*lod : nullptr, info, facts, color, *filter,
                       step_window_for_viewport(panel.viewport(), 0.0, info.processes.size(),
                                                facts.global_steps),
-                      *data);
+                      {view.px_per_ns(), view.px_per_row()}, *data);
   renderer.upload(data->geometry);
-  frame.begin();
   DrawnView drawn = draw_logical_timeline(panel, renderer, info, facts, color, data.get(), frame.area(),
                                           size.width, size.height, false);
   if (auto s = requested_selection(options, nullptr, data.get()))

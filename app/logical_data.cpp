@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "app/class_colors.h"
 #include "app/view_filter.h"
 #include "common/error.h"
 #include "metric_colormap.h"
@@ -73,7 +74,35 @@ void add_aggregate_work(const db::StepEvents& events, const ViewFilter& filter,
   }
 }
 
+// One box per run of equal cells: 2^s steps × a block of 2^p rows.
+void build_step_lod_geometry(const db::StepLodLayout& layout, LogicalColor color, LoadedLogicalWindow& out) {
+  render::TimelineGeometry& g = out.geometry;
+  const db::StepLodCells& c = out.lod;
+  const std::int64_t bin = std::int64_t{1} << c.slevel;
+  const std::int64_t block = layout.block_size(c.plevel);
+  const db::StepLodField field = color == LogicalColor::DiffLateness     ? db::kLodDiffLateness
+                                 : color == LogicalColor::GlobalLateness ? db::kLodGlobalLateness
+                                 : color == LogicalColor::Duration       ? db::kLodDuration
+                                                                         : db::kLodLateness;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const std::int64_t first_row = static_cast<std::int64_t>(c.block[i]) * block;
+    const render::Rgba8 rgb = color == LogicalColor::Function
+                                  ? class_color(dominant_class(c.cell[i][db::kLodClasses]))
+                                  : render::metric_color(c.cell[i][static_cast<std::size_t>(field)], 255.0);
+    add_box(g, static_cast<double>(c.first_bin[i] * bin), static_cast<double>((c.last_bin[i] + 1) * bin),
+            static_cast<ProcessIndex>(first_row), 0.0f, rgb, kStepLodBoxFlag | static_cast<std::uint32_t>(i));
+    g.box_height.back() = static_cast<float>(std::min(block, layout.processes - first_row));
+  }
+}
+
 }  // namespace
+
+db::StartClass dominant_class(std::uint8_t mask) {
+  for (db::StartClass c : {db::StartClass::Collective, db::StartClass::Wait, db::StartClass::Receive,
+                           db::StartClass::Send, db::StartClass::OtherMpi, db::StartClass::Compute})
+    if (mask & (1u << static_cast<int>(c))) return c;
+  return db::StartClass::Compute;
+}
 
 LogicalColor parse_logical_color(const std::string& name) {
   for (const ColorName& c : kColorNames)
@@ -121,10 +150,27 @@ db::StepWindow step_window_for_viewport(const TimelineViewport& viewport, double
   return w;
 }
 
-void load_logical_window(db::LogicalWindowQuery& query, const TraceInfo& info,
+void load_logical_window(db::LogicalWindowQuery& query, db::StepLod* lod, const TraceInfo& info,
                          const db::StructureFacts& facts, LogicalColor color,
-                         const ViewFilter& filter, db::StepWindow window,
+                         const ViewFilter& filter, db::StepWindow window, const StepZoom& zoom,
                          LoadedLogicalWindow& out) {
+  // Communication events sit on odd steps: about one per process per two steps.
+  const double estimated = 0.5 * static_cast<double>(window.s1 - window.s0 + 1) *
+                           static_cast<double>(window.p1 - window.p0 + 1);
+  out.from_lod = lod && filter.all_processes && estimated > kLogicalDetailLimit;
+  if (out.from_lod) {
+    out.window = window;
+    out.color = color;
+    out.events.clear();
+    out.messages.clear();
+    out.geometry.clear();
+    out.geometry.origin_ns = 0;
+    auto [p, s] = lod->choose_levels(zoom.px_per_step, zoom.px_per_row, kLodCellPx);
+    lod->read(p, s, window.s0, window.s1, window.p0, window.p1, out.lod);
+    build_step_lod_geometry(lod->layout(), color, out);
+    out.picks = {};
+    return;
+  }
   if (!filter.process_of_row.empty()) {
     auto row = [&](ProcessIndex r) {
       return filter.process_of_row[static_cast<std::size_t>(

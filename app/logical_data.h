@@ -7,6 +7,8 @@
 
 #include "app/timeline_data.h"
 #include "structure/logical_window.h"
+#include "structure/step_lod.h"
+#include "summary/start_histogram.h"
 
 namespace weft::app {
 
@@ -31,8 +33,22 @@ constexpr render::Rgba8 kAggregateWorkColor = render::rgba8(78, 80, 90);
 // the communication event that follows it.
 constexpr std::uint32_t kAggregateBoxFlag = 0x80000000u;
 
+// A step window estimated to hold more communication events than this is
+// drawn from the level of detail (structure/step_lod.h).
+constexpr double kLogicalDetailLimit = 150'000;
+// TimelineGeometry::box_event of a level-of-detail box: the flag plus its index in `lod`.
+constexpr std::uint32_t kStepLodBoxFlag = 0x40000000u;
+
+// Where a logical window will be seen: decides between events and cells.
+struct StepZoom {
+  double px_per_step = 0;
+  double px_per_row = 0;
+};
+
 struct LoadedLogicalWindow {
   db::StepWindow window;
+  bool from_lod = false;
+  db::StepLodCells lod;
   LogicalColor color = LogicalColor::Lateness;
   db::StepEvents events;
   db::StepMessages messages;
@@ -48,9 +64,15 @@ db::StepWindow step_window_for_viewport(const TimelineViewport& viewport, double
 
 // Queries `window` (processes as rows of `filter`) and builds geometry and
 // pick index into `out`, leaving out processes and functions `filter` hides.
-void load_logical_window(db::LogicalWindowQuery& query, const TraceInfo& info,
+// With `lod` and an unfiltered view, a window with too many events is read
+// as level-of-detail cells instead.
+void load_logical_window(db::LogicalWindowQuery& query, db::StepLod* lod, const TraceInfo& info,
                          const db::StructureFacts& facts, LogicalColor color,
-                         const ViewFilter& filter, db::StepWindow window,
+                         const ViewFilter& filter, db::StepWindow window, const StepZoom& zoom,
                          LoadedLogicalWindow& out);
+
+// The class a level-of-detail cell is drawn in for the function color: the
+// most communication-like class present (a collective before a wait, ...).
+db::StartClass dominant_class(std::uint8_t class_mask);
 
 }  // namespace weft::app

@@ -33,6 +33,39 @@ std::int64_t message_partner(const LoadedLogicalWindow& data, std::size_t event)
   return -1;
 }
 
+// Tooltip of a level-of-detail cell run: the processes and steps it covers
+// and the largest value of each metric in it.
+std::int64_t draw_step_lod_tooltip(const TraceInfo& info, const db::StructureFacts& facts,
+                                   const render::ViewTransform& view, const LoadedLogicalWindow& data) {
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const double row = view.row_at(mouse.y), step = view.time_at(mouse.x);
+  const render::TimelineGeometry& g = data.geometry;
+  for (std::size_t b = 0; b < g.box_count(); ++b) {
+    if (row < g.box_row[2 * b] || row >= g.box_row[2 * b] + g.box_height[b] || step < g.box_span[2 * b] ||
+        step >= g.box_span[2 * b + 1])
+      continue;
+    const auto& cell = data.lod.cell[g.box_event[b] & ~kStepLodBoxFlag];
+    const auto first = static_cast<std::size_t>(g.box_row[2 * b]);
+    const auto last = first + static_cast<std::size_t>(g.box_height[b]) - 1;
+    auto upto = [](std::uint8_t q, TimeNs max) {
+      return q == 0 ? std::string("0") : "up to " + render::format_duration(static_cast<double>(q) / 255.0 * static_cast<double>(max));
+    };
+    ImGui::BeginTooltip();
+    ImGui::Text("%s to %s, steps %d to %d", info.processes.name[first].c_str(), info.processes.name[last].c_str(),
+                static_cast<int>(g.box_span[2 * b]), static_cast<int>(g.box_span[2 * b + 1]) - 1);
+    ImGui::Separator();
+    ImGui::Text("lateness         %s", upto(cell[db::kLodLateness], facts.max_lateness_ns).c_str());
+    ImGui::Text("diff. lateness   %s", upto(cell[db::kLodDiffLateness], facts.max_diff_lateness_ns).c_str());
+    ImGui::Text("global lateness  %s", upto(cell[db::kLodGlobalLateness], facts.max_global_lateness_ns).c_str());
+    ImGui::Text("duration         %s", upto(cell[db::kLodDuration], facts.max_duration_ns).c_str());
+    ImGui::Text("mostly           %s", db::start_class_name(dominant_class(cell[db::kLodClasses])));
+    ImGui::TextDisabled("zoom in for the events");
+    ImGui::EndTooltip();
+    return static_cast<std::int64_t>(b);
+  }
+  return -1;
+}
+
 }  // namespace
 
 float logical_legend_width(const TraceInfo& info, LogicalColor color) {
@@ -88,8 +121,9 @@ void draw_metric_legend(const TraceInfo& info, const db::StructureFacts& facts,
   draw->PopClipRect();
 }
 
-std::int64_t draw_logical_tooltip(const TraceInfo& info, const render::ViewTransform& view,
-                                  const LoadedLogicalWindow& data) {
+std::int64_t draw_logical_tooltip(const TraceInfo& info, const db::StructureFacts& facts,
+                                  const render::ViewTransform& view, const LoadedLogicalWindow& data) {
+  if (data.from_lod) return draw_step_lod_tooltip(info, facts, view, data);
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   std::int64_t box = render::pick_box(data.geometry, data.picks, view, mouse.x, mouse.y);
   if (box < 0) return -1;

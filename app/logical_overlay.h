@@ -19,7 +19,7 @@ void draw_metric_legend(const TraceInfo& info, const db::StructureFacts& facts,
 
 // Tooltip of the box under the mouse: function, process, steps, partition,
 // times, the metrics and the message partner. Returns its box index or -1.
-std::int64_t draw_logical_tooltip(const TraceInfo& info, const render::ViewTransform& view,
-                                  const LoadedLogicalWindow& data);
+std::int64_t draw_logical_tooltip(const TraceInfo& info, const db::StructureFacts& facts,
+                                  const render::ViewTransform& view, const LoadedLogicalWindow& data);
 
 }  // namespace weft::app

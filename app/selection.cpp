@@ -65,7 +65,7 @@ std::optional<Selection> select_in_physical(const LoadedWindow& data, std::int64
 std::optional<Selection> select_in_logical(const LoadedLogicalWindow& data, std::int64_t box) {
   if (box < 0) return std::nullopt;
   const std::uint32_t tag = data.geometry.box_event[static_cast<std::size_t>(box)];
-  if (tag & kAggregateBoxFlag) return std::nullopt;
+  if ((tag & kAggregateBoxFlag) || data.from_lod) return std::nullopt;
   return from_logical_event(data, tag);
 }
 

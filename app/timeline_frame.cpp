@@ -69,7 +69,7 @@ DrawnView draw_logical_timeline(TimelinePanel& panel, render::TimelineRenderer& 
   std::string scratch;
   draw_metric_legend(info, facts, color, panel.legend_rect(), scratch);
   render::TimelineStyle style;
-  if (data && hovering(view, interactive)) style.highlight_box = draw_logical_tooltip(info, view, *data);
+  if (data && hovering(view, interactive)) style.highlight_box = draw_logical_tooltip(info, facts, view, *data);
   renderer.draw(view, static_cast<double>(panel.row_count()), style);
   return {view, style.highlight_box};
 }

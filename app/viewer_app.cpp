@@ -99,9 +99,9 @@ bool window_serves(const db::Window& loaded, const TimelineViewport& viewport,
 
 // Whether the zoom of a request still matches `view`: level-of-detail cells
 // are chosen for a zoom, so zooming by more than 2x asks for other cells.
-bool zoom_serves(const PhysicalRequest& request, const render::ViewTransform& view) {
+bool zoom_serves(double px_per_x, double px_per_row, const render::ViewTransform& view) {
   auto close = [](double a, double b) { return a > 0 && b > 0 && a <= 2 * b && b <= 2 * a; };
-  return close(request.px_per_ns, view.px_per_ns()) && close(request.px_per_row, view.px_per_row());
+  return close(px_per_x, view.px_per_ns()) && close(px_per_row, view.px_per_row());
 }
 
 // Whether `loaded` still serves the logical `viewport` (x in steps).
@@ -116,6 +116,7 @@ bool step_window_serves(const db::StepWindow& loaded, const TimelineViewport& vi
 
 struct LogicalRequest {
   db::StepWindow window;  // processes as rows of `filter`
+  StepZoom zoom;
   LogicalColor color = LogicalColor::Lateness;
   std::shared_ptr<const ViewFilter> filter;
 };
@@ -275,9 +276,16 @@ void run_viewer(const ViewerOptions& options) {
   db::WindowQuery logical_connection(options.database);
   std::optional<db::LogicalWindowQuery> logical_query;
   if (has_structure) logical_query.emplace(logical_connection.database());
+  std::optional<db::StepLod> step_lod;
+  if (has_structure && db::has_step_lod(logical_connection.database()))
+    step_lod.emplace(logical_connection.database());
+  render::ViewTransform logical_view_transform;
   StreamedView<LogicalRequest, LoadedLogicalWindow> logical(
       [&](const LogicalRequest& r, LoadedLogicalWindow& out) {
-        timed([&] { load_logical_window(*logical_query, info, facts, r.color, *r.filter, r.window, out); });
+        timed([&] {
+          load_logical_window(*logical_query, step_lod ? &*step_lod : nullptr, info, facts, r.color,
+                              *r.filter, r.window, r.zoom, out);
+        });
       });
 
   std::vector<double> frame_ms;
@@ -334,6 +342,7 @@ void run_viewer(const ViewerOptions& options) {
         DrawnView logical_view = draw_logical_timeline(
             logical_panel, logical_renderer, info, facts, color, logical.current.get(),
             {0, y, w, logical_height}, width, height, true);
+        logical_view_transform = logical_view.view;
         draw_cursor(logical_view.view, db::step_at_time(partition_spans, slider.current_ns()));
         if (clicked(logical_view.view) && logical.current)
           selection = select_in_logical(*logical.current, logical_view.hovered);
@@ -377,15 +386,19 @@ void run_viewer(const ViewerOptions& options) {
          physical.requested->filter != filter ||
          !window_serves(physical.requested->window, physical_panel.viewport(), info.meta.trace_end_ns) ||
          (physical.current && physical.current->from_lod &&
-          !zoom_serves(*physical.requested, physical_view))))
+          !zoom_serves(physical.requested->px_per_ns, physical.requested->px_per_row, physical_view))))
       physical.ask({window_for_viewport(physical_panel.viewport(), kPrefetchPad, filter->rows()),
                     physical_view.px_per_ns(), physical_view.px_per_row(), filter});
-    if (has_structure &&
+    if (has_structure && logical_view_transform.plot.width > 1 &&
         (!logical.requested || logical.requested->color != toolbar_state.color ||
          logical.requested->filter != filter ||
-         !step_window_serves(logical.requested->window, logical_panel.viewport(), facts.global_steps)))
+         !step_window_serves(logical.requested->window, logical_panel.viewport(), facts.global_steps) ||
+         (logical.current && logical.current->from_lod &&
+          !zoom_serves(logical.requested->zoom.px_per_step, logical.requested->zoom.px_per_row,
+                       logical_view_transform))))
       logical.ask({step_window_for_viewport(logical_panel.viewport(), kPrefetchPad, filter->rows(),
                                             facts.global_steps),
+                   {logical_view_transform.px_per_ns(), logical_view_transform.px_per_row()},
                    toolbar_state.color, filter});
 
     const bool loaded = physical.current && (!has_structure || logical.current);

@@ -10,6 +10,7 @@
 #include "metric_colormap.h"
 #include "png_test_support.h"
 #include "store/sqlite.h"
+#include "structure/step_lod.h"
 #include "summary/start_histogram.h"
 
 using weft::test::quoted;
@@ -171,6 +172,47 @@ TEST_F(RenderLogical, SelectionOutlinesTheEventAndItsMessagePartner) {
                              std::to_string(event) + " --out /tmp/never.png");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.output.find("--select"), std::string::npos) << missing.output;
+}
+
+TEST_F(RenderLogical, StepLevelOfDetailCarriesTheTrueMaxima) {
+  weft::db::Database db(run_.string(), weft::db::Database::Mode::ReadOnly);
+  ASSERT_TRUE(weft::db::has_step_lod(db));
+  weft::db::StepLod lod(db);
+  const weft::db::StepLodLayout& l = lod.layout();
+  EXPECT_EQ(l.min_plevel, 0);  // 16 processes: one per block at the finest level
+  EXPECT_EQ(l.min_slevel, 0);
+  const std::int64_t max_late = query("SELECT max(lateness_ns) FROM comm_events");
+  ASSERT_GT(max_late, 0);
+  // Finest level: each cell is one event; its value is that event's lateness.
+  weft::db::StepLodCells cells;
+  weft::db::Statement rows = db.prepare("SELECT process, step, lateness_ns FROM comm_events WHERE send_step IS NULL");
+  int checked = 0;
+  while (rows.step()) {
+    const auto p = static_cast<weft::ProcessIndex>(rows.column_int(0));
+    const std::int64_t step = rows.column_int(1);
+    lod.read(0, 0, step, step, p, p, cells);
+    ASSERT_EQ(cells.size(), 1u) << p << " " << step;
+    EXPECT_EQ(cells.cell[0][weft::db::kLodLateness], weft::db::quantize_metric(rows.column_int(2), max_late));
+    ++checked;
+  }
+  EXPECT_GT(checked, 500);
+  // Coarsest level: one block of all processes. The bin holding the latest
+  // event's step carries the top value, 255; any other bin that does holds an
+  // event within 1/255 of the maximum (the quantization step), and every bin
+  // carries the quantized maximum of its events.
+  const std::int64_t late_step = query("SELECT step FROM comm_events ORDER BY lateness_ns DESC LIMIT 1");
+  lod.read(l.max_plevel, l.max_slevel, 0, l.steps - 1, 0, 15, cells);
+  bool latest_on_top = false;
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    for (std::int32_t bin = cells.first_bin[i]; bin <= cells.last_bin[i]; ++bin) {
+      const std::int64_t lo = static_cast<std::int64_t>(bin) << l.max_slevel;
+      const std::int64_t hi = lo + (std::int64_t{1} << l.max_slevel) - 1;
+      const std::int64_t bin_max = query("SELECT coalesce(max(lateness_ns), 0) FROM comm_events WHERE step BETWEEN " +
+                                         std::to_string(lo) + " AND " + std::to_string(hi));
+      EXPECT_EQ(cells.cell[i][weft::db::kLodLateness], weft::db::quantize_metric(bin_max, max_late)) << bin;
+      if (late_step >= lo && late_step <= hi) latest_on_top = cells.cell[i][weft::db::kLodLateness] == 255;
+    }
+  EXPECT_TRUE(latest_on_top);
 }
 
 TEST_F(RenderLogical, BadOptionsAndMissingAnalysisFailWithOneLine) {

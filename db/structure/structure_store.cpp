@@ -16,7 +16,7 @@ using structure::StructureResult;
 
 constexpr const char* kStructureTables[] = {"comm_events",  "partitions",      "partition_edges",
                                             "phases",       "step_metrics",    "process_metrics",
-                                            "message_steps"};
+                                            "message_steps", "step_lod"};
 
 void create_structure_tables(Database& db) {
   for (const char* table : kStructureTables) db.exec(std::string("DROP TABLE IF EXISTS ") + table);

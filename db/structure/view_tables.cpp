@@ -5,6 +5,7 @@
 #include <string>
 
 #include "store/batch_insert.h"
+#include "structure/step_lod.h"
 
 namespace weft::db {
 
@@ -67,6 +68,7 @@ void write_view_tables(Database& db, const LoadedCommTrace& loaded,
   db.exec("CREATE INDEX message_steps_by_send ON message_steps(send_step)");
   put_meta(db, "analysis_max_message_steps", max_span);
   write_metric_ranges(db, r);
+  write_step_lod(db, loaded, r);
 }
 
 }  // namespace weft::db

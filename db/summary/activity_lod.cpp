@@ -1,7 +1,5 @@
 #include "summary/activity_lod.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <array>
 #include <string>
@@ -9,6 +7,7 @@
 
 #include "common/error.h"
 #include "store/record_scan.h"
+#include "summary/lod_tiles.h"
 #include "summary/start_histogram.h"
 
 namespace weft::db {
@@ -153,17 +152,6 @@ class BlockAccumulator {
   std::vector<Open> stack_;
 };
 
-std::unordered_map<std::int64_t, StartClass> read_region_classes(Database& db) {
-  std::unordered_map<std::int64_t, StartClass> out;
-  Statement s(db, "SELECT region, kind FROM regions");
-  while (s.step()) {
-    std::int64_t kind = s.column_int(1);
-    bool known = kind >= 0 && kind <= static_cast<std::int64_t>(RegionKind::OtherParadigm);
-    out[s.column_int(0)] = start_class_of(known ? static_cast<RegionKind>(kind) : RegionKind::Compute);
-  }
-  return out;
-}
-
 LodGrid build_finest_grid(Database& db, const LodLayout& layout) {
   const auto class_of_region = read_region_classes(db);
   LodGrid grid;
@@ -187,31 +175,12 @@ LodGrid build_finest_grid(Database& db, const LodLayout& layout) {
   return grid;
 }
 
-void write_level(Database& db, Statement& put, int p, int t, const LodGrid& g) {
-  std::vector<std::uint8_t> raw;
-  std::vector<std::uint8_t> packed;
-  for (std::int64_t b = 0; b < g.blocks; ++b)
-    for (std::int64_t first = 0; first < g.bins; first += kLodTileBins) {
-      const std::int64_t last = std::min(first + kLodTileBins, g.bins);
-      raw.clear();
-      bool any = false;
-      for (std::int64_t i = first; i < last; ++i) {
-        raw.push_back(g.klass[g.at(b, i)]);
-        raw.push_back(g.busy[g.at(b, i)]);
-        any = any || g.klass[g.at(b, i)] != 0;
-      }
-      if (!any) continue;  // an empty tile has no row
-      uLongf size = compressBound(static_cast<uLong>(raw.size()));
-      packed.resize(size);
-      if (compress2(packed.data(), &size, raw.data(), static_cast<uLong>(raw.size()), 1) != Z_OK)
-        throw Error(db.path(), "cannot compress a level-of-detail tile");
-      put.bind(1, static_cast<std::int64_t>(p));
-      put.bind(2, static_cast<std::int64_t>(t));
-      put.bind(3, b);
-      put.bind(4, first / kLodTileBins);
-      put.bind_blob_static(5, packed.data(), size);
-      put.run();
-    }
+void write_level(Database& db, int p, int t, const LodGrid& g) {
+  write_tiles(db, "activity_lod", p, t, g.blocks, g.bins, 2,
+              [&g](std::int64_t block, std::int64_t bin, std::uint8_t* out) {
+                out[0] = g.klass[g.at(block, bin)];
+                out[1] = g.busy[g.at(block, bin)];
+              });
 }
 
 std::int64_t meta_int(Database& db, const char* key) {
@@ -254,18 +223,13 @@ void write_activity_lod(Database& db) {
   LodGrid by_processes = build_finest_grid(db, layout);
 
   Transaction tx(db, "BEGIN IMMEDIATE");
-  db.exec("DROP TABLE IF EXISTS activity_lod");
-  db.exec(
-      "CREATE TABLE activity_lod(plevel INTEGER NOT NULL, tlevel INTEGER NOT NULL,"
-      " block INTEGER NOT NULL, tile INTEGER NOT NULL, data BLOB NOT NULL,"
-      " PRIMARY KEY(plevel, tlevel, block, tile)) WITHOUT ROWID");
-  Statement put(db, "INSERT INTO activity_lod VALUES (?1, ?2, ?3, ?4, ?5)");
+  create_tile_table(db, "activity_lod");
   for (int p = layout.min_plevel; p <= layout.max_plevel; ++p) {
     if (p > layout.min_plevel) by_processes = coarser_in_processes(by_processes);
     LodGrid level = by_processes;
     for (int t = 0; t <= layout.max_tlevel; ++t) {
       if (t > 0) level = coarser_in_time(level);
-      write_level(db, put, p, t, level);
+      write_level(db, p, t, level);
     }
   }
   Statement meta(db, "INSERT OR REPLACE INTO meta VALUES (?1, ?2)");
@@ -287,10 +251,7 @@ bool has_activity_lod(Database& db) {
 }
 
 ActivityLod::ActivityLod(Database& db)
-    : db_(db),
-      read_stmt_(db,
-                 "SELECT block, tile, data FROM activity_lod WHERE plevel = ?1 AND tlevel = ?2"
-                 " AND block BETWEEN ?3 AND ?4 AND tile BETWEEN ?5 AND ?6") {
+    : tiles_(db, "activity_lod") {
   layout_.processes = db.query_int("SELECT count(*) FROM processes");
   layout_.min_plevel = static_cast<int>(meta_int(db, "lod_min_plevel"));
   layout_.max_plevel = static_cast<int>(meta_int(db, "lod_max_plevel"));
@@ -325,43 +286,23 @@ void ActivityLod::read(int plevel, int tlevel, TimeNs t0, TimeNs t1, ProcessInde
   const std::int64_t bins = layout_.bins_at(tlevel);
   const std::int64_t i0 = std::clamp<std::int64_t>(std::max<TimeNs>(t0, 0) / width, 0, bins - 1);
   const std::int64_t i1 = std::clamp<std::int64_t>(std::max<TimeNs>(t1, 0) / width, 0, bins - 1);
-  read_stmt_.bind(1, static_cast<std::int64_t>(plevel));
-  read_stmt_.bind(2, static_cast<std::int64_t>(tlevel));
-  read_stmt_.bind(3, static_cast<std::int64_t>(p0) >> plevel);
-  read_stmt_.bind(4, static_cast<std::int64_t>(p1) >> plevel);
-  read_stmt_.bind(5, i0 / kLodTileBins);
-  read_stmt_.bind(6, i1 / kLodTileBins);
-  while (read_stmt_.step()) {
-    const auto block = static_cast<std::int32_t>(read_stmt_.column_int(0));
-    const std::int64_t first = read_stmt_.column_int(1) * kLodTileBins;
-    std::span<const std::uint8_t> blob = read_stmt_.column_blob(2);
-    const std::int64_t count = std::min(kLodTileBins, bins - first);
-    if (count <= 0) throw Error(db_.path(), "level-of-detail tile beyond the last bin");
-    tile_scratch_.resize(static_cast<std::size_t>(2 * count));
-    uLongf size = static_cast<uLongf>(tile_scratch_.size());
-    if (uncompress(tile_scratch_.data(), &size, blob.data(), static_cast<uLong>(blob.size())) != Z_OK ||
-        size != tile_scratch_.size())
-      throw Error(db_.path(), "corrupt level-of-detail tile");
-    for (std::int64_t i = std::max(first, i0); i <= std::min(first + count - 1, i1); ++i) {
-      const std::uint8_t k = tile_scratch_[static_cast<std::size_t>(2 * (i - first))];
-      const std::uint8_t b = tile_scratch_[static_cast<std::size_t>(2 * (i - first) + 1)];
-      if (k == 0 || k > kStartClasses) continue;
-      const auto bin = static_cast<std::int32_t>(i);
-      // Runs of one class in a block row become one box.
-      if (!out.block.empty() && out.block.back() == block && out.last_bin.back() + 1 == bin &&
-          out.klass.back() == k - 1) {
-        out.last_bin.back() = bin;
-        out.busy.back() = std::max(out.busy.back(), b);
-        continue;
-      }
-      out.block.push_back(block);
-      out.first_bin.push_back(bin);
-      out.last_bin.push_back(bin);
-      out.klass.push_back(static_cast<std::uint8_t>(k - 1));
-      out.busy.push_back(b);
-    }
-  }
-  read_stmt_.reset();
+  tiles_.read(plevel, tlevel, static_cast<std::int64_t>(p0) >> plevel, static_cast<std::int64_t>(p1) >> plevel,
+              i0, i1, bins, 2, [&out](std::int32_t block, std::int32_t bin, const std::uint8_t* cell) {
+                const std::uint8_t k = cell[0], b = cell[1];
+                if (k == 0 || k > kStartClasses) return;
+                // Runs of one class in a block row become one box.
+                if (!out.block.empty() && out.block.back() == block && out.last_bin.back() + 1 == bin &&
+                    out.klass.back() == k - 1) {
+                  out.last_bin.back() = bin;
+                  out.busy.back() = std::max(out.busy.back(), b);
+                  return;
+                }
+                out.block.push_back(block);
+                out.first_bin.push_back(bin);
+                out.last_bin.push_back(bin);
+                out.klass.push_back(static_cast<std::uint8_t>(k - 1));
+                out.busy.push_back(b);
+              });
 }
 
 }  // namespace weft::db

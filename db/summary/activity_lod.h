@@ -16,13 +16,13 @@
 
 #include "common/types.h"
 #include "store/sqlite.h"
+#include "summary/lod_tiles.h"
 
 namespace weft::db {
 
 constexpr std::int64_t kMaxLodBlocks = 1024;
 constexpr std::int64_t kLodBins = 16384;
 constexpr std::int64_t kMinLodBins = 64;
-constexpr std::int64_t kLodTileBins = 1024;  // bins per stored blob
 
 struct LodLayout {
   std::int64_t processes = 0;
@@ -74,10 +74,8 @@ class ActivityLod {
             LodCells& out);
 
  private:
-  Database& db_;
   LodLayout layout_;
-  Statement read_stmt_;
-  std::vector<std::uint8_t> tile_scratch_;
+  TileReader tiles_;
 };
 
 }  // namespace weft::db

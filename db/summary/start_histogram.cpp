@@ -45,22 +45,24 @@ StartClass start_class_of(RegionKind kind) {
   return StartClass::Compute;
 }
 
+std::unordered_map<std::int64_t, StartClass> read_region_classes(Database& db) {
+  std::unordered_map<std::int64_t, StartClass> out;
+  Statement s(db, "SELECT region, kind FROM regions");
+  while (s.step()) {
+    std::int64_t kind = s.column_int(1);
+    bool known = kind >= 0 && kind <= static_cast<std::int64_t>(RegionKind::OtherParadigm);
+    out[s.column_int(0)] = start_class_of(known ? static_cast<RegionKind>(kind) : RegionKind::Compute);
+  }
+  return out;
+}
+
 void write_start_histogram(Database& db, std::int32_t bins) {
   bins = std::max(bins, 1);
   const TimeNs end = std::max<TimeNs>(meta_int(db, "trace_end_ns"), 1);
   const TimeNs bin_ns = std::max<TimeNs>(1, (end + bins - 1) / bins);
 
-  // Region reference -> class; references are usually dense but need not be.
-  std::unordered_map<std::int64_t, StartClass> class_of_region;
-  {
-    Statement s(db, "SELECT region, kind FROM regions");
-    while (s.step()) {
-      std::int64_t kind = s.column_int(1);
-      bool known = kind >= 0 && kind <= static_cast<std::int64_t>(RegionKind::OtherParadigm);
-      class_of_region[s.column_int(0)] =
-          start_class_of(known ? static_cast<RegionKind>(kind) : RegionKind::Compute);
-    }
-  }
+  // References are usually dense but need not be: a map, looked up once per run of a region.
+  const std::unordered_map<std::int64_t, StartClass> class_of_region = read_region_classes(db);
   std::vector<std::int64_t> counts(static_cast<std::size_t>(bins) * kStartClasses, 0);
   StartClass last_class = StartClass::Compute;
   std::int64_t last_region = INT64_MIN;

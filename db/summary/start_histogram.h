@@ -6,6 +6,7 @@
 // reader gets the whole run's graph from a few thousand rows.
 #include <array>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "common/types.h"
@@ -18,6 +19,9 @@ enum class StartClass : std::uint8_t { Send, Receive, Wait, Collective, OtherMpi
 constexpr int kStartClasses = 6;
 const char* start_class_name(StartClass c);
 StartClass start_class_of(RegionKind kind);
+
+// Region reference -> class, from the regions table.
+std::unordered_map<std::int64_t, StartClass> read_region_classes(Database& db);
 
 struct StartHistogram {
   TimeNs bin_ns = 1;  // bin b covers [b * bin_ns, (b + 1) * bin_ns)

@@ -1,0 +1,193 @@
+#include "structure/step_lod.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "common/error.h"
+#include "summary/start_histogram.h"
+
+namespace weft::db {
+
+namespace {
+
+constexpr std::int64_t kMaxStepLodBlocks = 1024;
+constexpr std::int64_t kMaxStepLodBins = 16384;
+constexpr std::int64_t kMinStepLodBins = 64;
+
+// One level in memory, cells row-major by block.
+struct StepGrid {
+  std::int64_t blocks = 0, bins = 0;
+  std::vector<std::array<std::uint8_t, kStepLodCellBytes>> cells;
+  void resize(std::int64_t b, std::int64_t n) {
+    blocks = b;
+    bins = n;
+    cells.assign(static_cast<std::size_t>(b * n), {});
+  }
+  std::array<std::uint8_t, kStepLodCellBytes>& at(std::int64_t block, std::int64_t bin) {
+    return cells[static_cast<std::size_t>(block * bins + bin)];
+  }
+};
+
+void merge_into(std::array<std::uint8_t, kStepLodCellBytes>& to, const std::array<std::uint8_t, kStepLodCellBytes>& from) {
+  for (int f = 0; f < kLodClasses; ++f) to[static_cast<std::size_t>(f)] = std::max(to[static_cast<std::size_t>(f)], from[static_cast<std::size_t>(f)]);
+  to[kLodClasses] |= from[kLodClasses];
+}
+
+StepGrid coarser(const StepGrid& fine, bool in_processes) {
+  StepGrid g;
+  g.resize(in_processes ? (fine.blocks + 1) / 2 : fine.blocks, in_processes ? fine.bins : (fine.bins + 1) / 2);
+  for (std::int64_t b = 0; b < fine.blocks; ++b)
+    for (std::int64_t i = 0; i < fine.bins; ++i)
+      merge_into(g.at(in_processes ? b / 2 : b, in_processes ? i : i / 2),
+                 fine.cells[static_cast<std::size_t>(b * fine.bins + i)]);
+  return g;
+}
+
+std::int64_t meta_int(Database& db, const char* key) {
+  Statement s(db, "SELECT value FROM meta WHERE key = ?1");
+  s.bind(1, std::string_view(key));
+  if (!s.step()) throw Error(db.path(), std::string("meta key '") + key + "' is missing; re-run `weft analyze`");
+  try {
+    return std::stoll(s.column_text(0));
+  } catch (const std::exception&) {
+    throw Error(db.path(), std::string("meta key '") + key + "' is not an integer");
+  }
+}
+
+}  // namespace
+
+std::uint8_t quantize_metric(TimeNs value, TimeNs max) {
+  if (value <= 0 || max <= 0) return 0;
+  return static_cast<std::uint8_t>(std::clamp<double>(std::ceil(255.0 * static_cast<double>(value) / static_cast<double>(max)), 1.0, 255.0));
+}
+
+void StepLodCells::clear() {
+  block.clear();
+  first_bin.clear();
+  last_bin.clear();
+  cell.clear();
+}
+
+StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps) {
+  StepLodLayout l;
+  l.processes = std::max<std::int64_t>(processes, 1);
+  l.steps = std::max<std::int64_t>(steps, 1);
+  while (l.blocks(l.min_plevel) > kMaxStepLodBlocks) ++l.min_plevel;
+  l.max_plevel = l.min_plevel;
+  while (l.block_size(l.max_plevel) < l.processes) ++l.max_plevel;
+  while (l.bins(l.min_slevel) > kMaxStepLodBins) ++l.min_slevel;
+  l.max_slevel = l.min_slevel;
+  while (l.bins(l.max_slevel + 1) >= kMinStepLodBins) ++l.max_slevel;
+  return l;
+}
+
+void write_step_lod(Database& db, const LoadedCommTrace& loaded, const structure::StructureResult& r) {
+  const structure::CommTrace& in = loaded.trace;
+  const StepLodLayout l = plan_step_lod_layout(in.process_count, r.report.global_steps);
+  const auto class_of_region = read_region_classes(db);
+  TimeNs max_late = 0, max_diff = 0, max_global = 0, max_duration = 0;
+  for (structure::OpIndex a = 0; a < r.trace.op_count(); ++a) {
+    max_late = std::max(max_late, r.metrics.lateness(a));
+    max_diff = std::max(max_diff, r.metrics.diff_lateness(a));
+    max_global = std::max(max_global, r.metrics.global_lateness(a));
+    auto ua = static_cast<std::size_t>(a);
+    max_duration = std::max(max_duration, r.trace.end[ua] - r.trace.start[ua]);
+  }
+
+  StepGrid grid;
+  grid.resize(l.blocks(l.min_plevel), l.bins(l.min_slevel));
+  for (structure::OpIndex i = 0; i < in.op_count(); ++i) {
+    auto ui = static_cast<std::size_t>(i);
+    const structure::OpIndex a = r.op_of_input[ui];
+    const std::int64_t step = r.global_step(a);
+    if (step < 0 || step >= l.steps) continue;
+    auto& cell = grid.at(in.process[ui] >> l.min_plevel, step >> l.min_slevel);
+    std::array<std::uint8_t, kStepLodCellBytes> op{};
+    op[kLodLateness] = quantize_metric(r.metrics.lateness(a), max_late);
+    op[kLodDiffLateness] = quantize_metric(r.metrics.diff_lateness(a), max_diff);
+    op[kLodGlobalLateness] = quantize_metric(r.metrics.global_lateness(a), max_global);
+    op[kLodDuration] = quantize_metric(in.end[ui] - in.start[ui], max_duration);
+    auto it = class_of_region.find(loaded.region[ui]);
+    op[kLodClasses] = static_cast<std::uint8_t>(1u << static_cast<int>(it == class_of_region.end() ? StartClass::Compute : it->second));
+    merge_into(cell, op);
+  }
+
+  create_tile_table(db, "step_lod");
+  StepGrid by_processes = std::move(grid);
+  for (int p = l.min_plevel; p <= l.max_plevel; ++p) {
+    if (p > l.min_plevel) by_processes = coarser(by_processes, true);
+    StepGrid level = by_processes;
+    for (int s = l.min_slevel; s <= l.max_slevel; ++s) {
+      if (s > l.min_slevel) level = coarser(level, false);
+      write_tiles(db, "step_lod", p, s, level.blocks, level.bins, kStepLodCellBytes,
+                  [&level](std::int64_t block, std::int64_t bin, std::uint8_t* out) {
+                    const auto& c = level.at(block, bin);
+                    std::copy(c.begin(), c.end(), out);
+                  });
+    }
+  }
+  Statement meta(db, "INSERT OR REPLACE INTO meta VALUES (?1, ?2)");
+  for (auto [key, value] : {std::pair<const char*, std::int64_t>{"step_lod_min_plevel", l.min_plevel},
+                            {"step_lod_max_plevel", l.max_plevel},
+                            {"step_lod_min_slevel", l.min_slevel},
+                            {"step_lod_max_slevel", l.max_slevel},
+                            {"step_lod_steps", l.steps}}) {
+    meta.bind(1, std::string_view(key));
+    meta.bind(2, std::string_view(std::to_string(value)));
+    meta.run();
+  }
+}
+
+bool has_step_lod(Database& db) {
+  return db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'step_lod'") > 0;
+}
+
+StepLod::StepLod(Database& db) : tiles_(db, "step_lod") {
+  layout_.processes = db.query_int("SELECT count(*) FROM processes");
+  layout_.min_plevel = static_cast<int>(meta_int(db, "step_lod_min_plevel"));
+  layout_.max_plevel = static_cast<int>(meta_int(db, "step_lod_max_plevel"));
+  layout_.min_slevel = static_cast<int>(meta_int(db, "step_lod_min_slevel"));
+  layout_.max_slevel = static_cast<int>(meta_int(db, "step_lod_max_slevel"));
+  layout_.steps = meta_int(db, "step_lod_steps");
+  if (layout_.min_plevel < 0 || layout_.max_plevel < layout_.min_plevel || layout_.max_plevel > 40 ||
+      layout_.min_slevel < 0 || layout_.max_slevel < layout_.min_slevel || layout_.max_slevel > 40 ||
+      layout_.steps < 1)
+    throw Error(db.path(), "meta step_lod_* values are out of range");
+}
+
+std::pair<int, int> StepLod::choose_levels(double px_per_step, double px_per_row, double max_px) const {
+  int s = layout_.min_slevel;
+  while (s < layout_.max_slevel && static_cast<double>(std::int64_t{1} << (s + 1)) * px_per_step <= max_px) ++s;
+  int p = layout_.min_plevel;
+  while (p < layout_.max_plevel && static_cast<double>(layout_.block_size(p + 1)) * px_per_row <= max_px) ++p;
+  return {p, s};
+}
+
+void StepLod::read(int plevel, int slevel, std::int64_t s0, std::int64_t s1, ProcessIndex p0, ProcessIndex p1,
+                   StepLodCells& out) {
+  out.clear();
+  out.plevel = plevel;
+  out.slevel = slevel;
+  if (s1 < s0 || p1 < p0) return;
+  const std::int64_t bins = layout_.bins(slevel);
+  const std::int64_t i0 = std::clamp<std::int64_t>(std::max<std::int64_t>(s0, 0) >> slevel, 0, bins - 1);
+  const std::int64_t i1 = std::clamp<std::int64_t>(std::max<std::int64_t>(s1, 0) >> slevel, 0, bins - 1);
+  tiles_.read(plevel, slevel, static_cast<std::int64_t>(p0) >> plevel, static_cast<std::int64_t>(p1) >> plevel, i0,
+              i1, bins, kStepLodCellBytes, [&out](std::int32_t block, std::int32_t bin, const std::uint8_t* raw) {
+                std::array<std::uint8_t, kStepLodCellBytes> c;
+                std::copy(raw, raw + kStepLodCellBytes, c.begin());
+                if (c[kLodClasses] == 0) return;  // no event in the cell
+                if (!out.block.empty() && out.block.back() == block && out.last_bin.back() + 1 == bin &&
+                    out.cell.back() == c) {
+                  out.last_bin.back() = bin;
+                  return;
+                }
+                out.block.push_back(block);
+                out.first_bin.push_back(bin);
+                out.last_bin.push_back(bin);
+                out.cell.push_back(c);
+              });
+}
+
+}  // namespace weft::db

@@ -1,0 +1,65 @@
+#pragma once
+// Level of detail for the logical timeline (docs/schema.md, "step_lod"): a
+// zoomed-out step × process view of a large run reads cells, not events. Cells
+// are (a block of 2^p processes) × (a bin of 2^s global steps); each keeps the
+// largest lateness, differential lateness, global lateness and duration of the
+// communication events in it, each as 1..255 of the run's largest value (0:
+// none), and the set of function classes present. Maxima and sets merge
+// exactly, so every level carries the true maximum of the events it covers.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "store/sqlite.h"
+#include "summary/lod_tiles.h"
+#include "structure/analysis.h"
+#include "structure/comm_trace_loader.h"
+
+namespace weft::db {
+
+constexpr int kStepLodCellBytes = 5;
+enum StepLodField { kLodLateness = 0, kLodDiffLateness, kLodGlobalLateness, kLodDuration, kLodClasses };
+
+struct StepLodLayout {
+  std::int64_t processes = 0;
+  std::int64_t steps = 0;
+  int min_plevel = 0, max_plevel = 0;  // blocks of 2^p processes
+  int min_slevel = 0, max_slevel = 0;  // bins of 2^s steps
+  std::int64_t block_size(int p) const { return std::int64_t{1} << p; }
+  std::int64_t blocks(int p) const { return (processes + block_size(p) - 1) / block_size(p); }
+  std::int64_t bins(int s) const { return (steps + (std::int64_t{1} << s) - 1) >> s; }
+};
+
+StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps);
+
+// Builds and writes step_lod and its meta facts from an analysis (inside the
+// caller's transaction).
+void write_step_lod(Database& db, const LoadedCommTrace& loaded, const structure::StructureResult& result);
+bool has_step_lod(Database& db);
+
+// Quantized metric: 0 for none, else 1..255 of `max`.
+std::uint8_t quantize_metric(TimeNs value, TimeNs max);
+
+struct StepLodCells {
+  int plevel = 0, slevel = 0;
+  std::vector<std::int32_t> block, first_bin, last_bin;  // runs of equal cells merged
+  std::vector<std::array<std::uint8_t, kStepLodCellBytes>> cell;
+  std::size_t size() const { return block.size(); }
+  void clear();
+};
+
+class StepLod {
+ public:
+  explicit StepLod(Database& db);  // throws weft::Error when meta is missing or malformed
+  const StepLodLayout& layout() const { return layout_; }
+  // The coarsest stored levels whose cells are at most `max_px` on a side.
+  std::pair<int, int> choose_levels(double px_per_step, double px_per_row, double max_px) const;
+  void read(int plevel, int slevel, std::int64_t s0, std::int64_t s1, ProcessIndex p0, ProcessIndex p1,
+            StepLodCells& out);
+
+ private:
+  StepLodLayout layout_;
+  TileReader tiles_;
+};
+
+}  // namespace weft::db

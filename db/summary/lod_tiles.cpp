@@ -1,0 +1,78 @@
+#include "summary/lod_tiles.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+
+#include "common/error.h"
+
+namespace weft::db {
+
+void create_tile_table(Database& db, const std::string& table) {
+  db.exec("DROP TABLE IF EXISTS " + table);
+  db.exec("CREATE TABLE " + table +
+          "(plevel INTEGER NOT NULL, tlevel INTEGER NOT NULL, block INTEGER NOT NULL,"
+          " tile INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY(plevel, tlevel, block, tile))"
+          " WITHOUT ROWID");
+}
+
+void write_tiles(Database& db, const std::string& table, int p, int t, std::int64_t blocks,
+                 std::int64_t bins, int cell_bytes,
+                 const std::function<void(std::int64_t, std::int64_t, std::uint8_t*)>& cell) {
+  Statement put(db, "INSERT INTO " + table + " VALUES (?1, ?2, ?3, ?4, ?5)");
+  const auto width = static_cast<std::size_t>(cell_bytes);
+  std::vector<std::uint8_t> raw;
+  std::vector<std::uint8_t> packed;
+  for (std::int64_t b = 0; b < blocks; ++b)
+    for (std::int64_t first = 0; first < bins; first += kLodTileBins) {
+      const std::int64_t count = std::min(kLodTileBins, bins - first);
+      raw.assign(static_cast<std::size_t>(count) * width, 0);
+      for (std::int64_t i = 0; i < count; ++i) cell(b, first + i, raw.data() + static_cast<std::size_t>(i) * width);
+      if (std::all_of(raw.begin(), raw.end(), [](std::uint8_t v) { return v == 0; })) continue;
+      uLongf size = compressBound(static_cast<uLong>(raw.size()));
+      packed.resize(size);
+      if (compress2(packed.data(), &size, raw.data(), static_cast<uLong>(raw.size()), 1) != Z_OK)
+        throw Error(db.path(), "cannot compress a level-of-detail tile");
+      put.bind(1, static_cast<std::int64_t>(p));
+      put.bind(2, static_cast<std::int64_t>(t));
+      put.bind(3, b);
+      put.bind(4, first / kLodTileBins);
+      put.bind_blob_static(5, packed.data(), size);
+      put.run();
+    }
+}
+
+TileReader::TileReader(Database& db, const std::string& table)
+    : db_(db),
+      stmt_(db, "SELECT block, tile, data FROM " + table +
+                    " WHERE plevel = ?1 AND tlevel = ?2 AND block BETWEEN ?3 AND ?4"
+                    " AND tile BETWEEN ?5 AND ?6") {}
+
+void TileReader::read(int p, int t, std::int64_t b0, std::int64_t b1, std::int64_t i0, std::int64_t i1,
+                      std::int64_t bins, int cell_bytes,
+                      const std::function<void(std::int32_t, std::int32_t, const std::uint8_t*)>& visit) {
+  stmt_.bind(1, static_cast<std::int64_t>(p));
+  stmt_.bind(2, static_cast<std::int64_t>(t));
+  stmt_.bind(3, b0);
+  stmt_.bind(4, b1);
+  stmt_.bind(5, i0 / kLodTileBins);
+  stmt_.bind(6, i1 / kLodTileBins);
+  const auto width = static_cast<std::size_t>(cell_bytes);
+  while (stmt_.step()) {
+    const auto block = static_cast<std::int32_t>(stmt_.column_int(0));
+    const std::int64_t first = stmt_.column_int(1) * kLodTileBins;
+    const std::int64_t count = std::min(kLodTileBins, bins - first);
+    if (count <= 0) throw Error(db_.path(), "level-of-detail tile beyond the last bin");
+    std::span<const std::uint8_t> blob = stmt_.column_blob(2);
+    scratch_.resize(static_cast<std::size_t>(count) * width);
+    uLongf size = static_cast<uLongf>(scratch_.size());
+    if (uncompress(scratch_.data(), &size, blob.data(), static_cast<uLong>(blob.size())) != Z_OK ||
+        size != scratch_.size())
+      throw Error(db_.path(), "corrupt level-of-detail tile");
+    for (std::int64_t i = std::max(first, i0); i <= std::min(first + count - 1, i1); ++i)
+      visit(block, static_cast<std::int32_t>(i), scratch_.data() + static_cast<std::size_t>(i - first) * width);
+  }
+  stmt_.reset();
+}
+
+}  // namespace weft::db
