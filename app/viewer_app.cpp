@@ -321,8 +321,14 @@ void run_viewer(const ViewerOptions& options) {
     glfwGetFramebufferSize(window.get(), &width, &height);
     if (width > 0 && height > 0) {
       const float toolbar = ImGui::GetFrameHeightWithSpacing() + 8.0f;
+      std::vector<ProcessIndex> selected;
+      if (selection) {
+        selected.push_back(selection->self.process);
+        if (selection->partner && selection->partner->process != selection->self.process)
+          selected.push_back(selection->partner->process);
+      }
       draw_viewer_toolbar(toolbar_state, info, has_structure,
-                          physical.loader.busy() || logical.loader.busy(), toolbar);
+                          physical.loader.busy() || logical.loader.busy(), toolbar, selected);
       if (toolbar_state.filter_changed) {
         toolbar_state.filter_changed = false;
         apply_filter(toolbar_state, info, filter, physical_panel, logical_panel);

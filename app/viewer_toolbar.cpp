@@ -2,6 +2,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <string>
+
 namespace weft::app {
 
 namespace {
@@ -49,7 +52,7 @@ void function_popup(ToolbarState& state, const TraceInfo& info) {
 }  // namespace
 
 void draw_viewer_toolbar(ToolbarState& state, const TraceInfo& info, bool has_structure,
-                         bool loading, float height) {
+                         bool loading, float height, const std::vector<ProcessIndex>& selected) {
   state.region_hidden.resize(info.regions.size(), 0);
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetIO().DisplaySize.x, height));
@@ -67,6 +70,16 @@ void draw_viewer_toolbar(ToolbarState& state, const TraceInfo& info, bool has_st
   if (ImGui::InputTextWithHint("##processes", "all, or 0-1023:2,4096", state.processes.data(),
                                state.processes.size(), ImGuiInputTextFlags_EnterReturnsTrue))
     state.filter_changed = true;
+  if (!selected.empty()) {
+    ImGui::SameLine();
+    if (ImGui::Button("selected only")) {
+      std::string list;
+      for (ProcessIndex p : selected) list += (list.empty() ? "" : ",") + std::to_string(p);
+      list.copy(state.processes.data(), state.processes.size() - 1);
+      state.processes[std::min(list.size(), state.processes.size() - 1)] = '\0';
+      state.filter_changed = true;
+    }
+  }
   ImGui::SameLine();
   function_popup(state, info);
   ImGui::SameLine();

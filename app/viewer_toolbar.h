@@ -20,8 +20,10 @@ struct ToolbarState {
   bool filter_changed = false;        // set when the filter inputs were applied
 };
 
-// Draws the toolbar `height` px tall across the window.
+// Draws the toolbar `height` px tall across the window. `selected` lists the
+// processes of the selection (the event and its message partner), offered as
+// a process filter.
 void draw_viewer_toolbar(ToolbarState& state, const TraceInfo& info, bool has_structure,
-                         bool loading, float height);
+                         bool loading, float height, const std::vector<ProcessIndex>& selected);
 
 }  // namespace weft::app
