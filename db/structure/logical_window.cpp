@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "store/meta.h"
 
 namespace weft::db {
 
@@ -20,22 +21,6 @@ constexpr const char* kMessagesSql =
     "SELECT message, src, dst, send_step, recv_step FROM message_steps"
     " WHERE send_step BETWEEN ?1 AND ?2 AND recv_step >= ?3"
     " AND ((src BETWEEN ?4 AND ?5) OR (dst BETWEEN ?4 AND ?5))";
-
-std::int64_t meta_int(Database& db, const char* key, bool required) {
-  Statement s(db, "SELECT value FROM meta WHERE key = ?1");
-  s.bind(1, std::string_view(key));
-  if (!s.step()) {
-    if (required)
-      throw Error(db.path(), std::string("meta key '") + key +
-                                 "' is missing; re-run `weft analyze " + db.path() + "`");
-    return 0;
-  }
-  try {
-    return std::stoll(s.column_text(0));
-  } catch (const std::exception&) {
-    throw Error(db.path(), std::string("meta key '") + key + "' is not an integer");
-  }
-}
 
 }  // namespace
 
@@ -113,13 +98,14 @@ LogicalWindowQuery::LogicalWindowQuery(Database& db)
     : db_(require_logical_structure(db)),
       events_stmt_(db_, kEventsSql),
       messages_stmt_(db_, kMessagesSql) {
-  facts_.global_steps = meta_int(db_, "analysis_global_steps", true);
-  facts_.partitions = meta_int(db_, "analysis_partitions", true);
-  facts_.max_message_steps = meta_int(db_, "analysis_max_message_steps", true);
-  facts_.max_lateness_ns = meta_int(db_, "analysis_max_lateness_ns", true);
-  facts_.max_global_lateness_ns = meta_int(db_, "analysis_max_global_lateness_ns", true);
-  facts_.max_diff_lateness_ns = meta_int(db_, "analysis_max_diff_lateness_ns", true);
-  facts_.max_duration_ns = meta_int(db_, "analysis_max_duration_ns", true);
+  const std::string hint = "re-run `weft analyze " + db_.path() + "`";
+  facts_.global_steps = read_meta_int(db_, "analysis_global_steps", hint);
+  facts_.partitions = read_meta_int(db_, "analysis_partitions", hint);
+  facts_.max_message_steps = read_meta_int(db_, "analysis_max_message_steps", hint);
+  facts_.max_lateness_ns = read_meta_int(db_, "analysis_max_lateness_ns", hint);
+  facts_.max_global_lateness_ns = read_meta_int(db_, "analysis_max_global_lateness_ns", hint);
+  facts_.max_diff_lateness_ns = read_meta_int(db_, "analysis_max_diff_lateness_ns", hint);
+  facts_.max_duration_ns = read_meta_int(db_, "analysis_max_duration_ns", hint);
 }
 
 void LogicalWindowQuery::read_events(const StepWindow& w, StepEvents& out) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "store/meta.h"
 #include "summary/start_histogram.h"
 
 namespace weft::db {
@@ -42,17 +43,6 @@ StepGrid coarser(const StepGrid& fine, bool in_processes) {
       merge_into(g.at(in_processes ? b / 2 : b, in_processes ? i : i / 2),
                  fine.cells[static_cast<std::size_t>(b * fine.bins + i)]);
   return g;
-}
-
-std::int64_t meta_int(Database& db, const char* key) {
-  Statement s(db, "SELECT value FROM meta WHERE key = ?1");
-  s.bind(1, std::string_view(key));
-  if (!s.step()) throw Error(db.path(), std::string("meta key '") + key + "' is missing; re-run `weft analyze`");
-  try {
-    return std::stoll(s.column_text(0));
-  } catch (const std::exception&) {
-    throw Error(db.path(), std::string("meta key '") + key + "' is not an integer");
-  }
 }
 
 }  // namespace
@@ -127,16 +117,11 @@ void write_step_lod(Database& db, const LoadedCommTrace& loaded, const structure
                   });
     }
   }
-  Statement meta(db, "INSERT OR REPLACE INTO meta VALUES (?1, ?2)");
-  for (auto [key, value] : {std::pair<const char*, std::int64_t>{"step_lod_min_plevel", l.min_plevel},
-                            {"step_lod_max_plevel", l.max_plevel},
-                            {"step_lod_min_slevel", l.min_slevel},
-                            {"step_lod_max_slevel", l.max_slevel},
-                            {"step_lod_steps", l.steps}}) {
-    meta.bind(1, std::string_view(key));
-    meta.bind(2, std::string_view(std::to_string(value)));
-    meta.run();
-  }
+  write_meta_ints(db, {{"step_lod_min_plevel", l.min_plevel},
+                       {"step_lod_max_plevel", l.max_plevel},
+                       {"step_lod_min_slevel", l.min_slevel},
+                       {"step_lod_max_slevel", l.max_slevel},
+                       {"step_lod_steps", l.steps}});
 }
 
 bool has_step_lod(Database& db) {
@@ -145,11 +130,11 @@ bool has_step_lod(Database& db) {
 
 StepLod::StepLod(Database& db) : tiles_(db, "step_lod") {
   layout_.processes = db.query_int("SELECT count(*) FROM processes");
-  layout_.min_plevel = static_cast<int>(meta_int(db, "step_lod_min_plevel"));
-  layout_.max_plevel = static_cast<int>(meta_int(db, "step_lod_max_plevel"));
-  layout_.min_slevel = static_cast<int>(meta_int(db, "step_lod_min_slevel"));
-  layout_.max_slevel = static_cast<int>(meta_int(db, "step_lod_max_slevel"));
-  layout_.steps = meta_int(db, "step_lod_steps");
+  layout_.min_plevel = static_cast<int>(read_meta_int(db, "step_lod_min_plevel", "re-run `weft analyze`"));
+  layout_.max_plevel = static_cast<int>(read_meta_int(db, "step_lod_max_plevel", "re-run `weft analyze`"));
+  layout_.min_slevel = static_cast<int>(read_meta_int(db, "step_lod_min_slevel", "re-run `weft analyze`"));
+  layout_.max_slevel = static_cast<int>(read_meta_int(db, "step_lod_max_slevel", "re-run `weft analyze`"));
+  layout_.steps = read_meta_int(db, "step_lod_steps", "re-run `weft analyze`");
   if (layout_.min_plevel < 0 || layout_.max_plevel < layout_.min_plevel || layout_.max_plevel > 40 ||
       layout_.min_slevel < 0 || layout_.max_slevel < layout_.min_slevel || layout_.max_slevel > 40 ||
       layout_.steps < 1)

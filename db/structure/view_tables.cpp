@@ -5,18 +5,12 @@
 #include <string>
 
 #include "store/batch_insert.h"
+#include "store/meta.h"
 #include "structure/step_lod.h"
 
 namespace weft::db {
 
 namespace {
-
-void put_meta(Database& db, const std::string& key, std::int64_t value) {
-  Statement put = db.prepare("INSERT OR REPLACE INTO meta VALUES (?1, ?2)");
-  put.bind(1, std::string_view(key));
-  put.bind(2, std::string_view(std::to_string(value)));
-  put.run();
-}
 
 // The largest lateness, global lateness, differential lateness and duration of
 // any analyzed op: the top of each color scale.
@@ -30,11 +24,11 @@ void write_metric_ranges(Database& db, const structure::StructureResult& r) {
     wait = std::max(wait, r.metrics.wait(a));
     duration = std::max(duration, r.trace.end[ua] - r.trace.start[ua]);
   }
-  put_meta(db, "analysis_max_lateness_ns", late);
-  put_meta(db, "analysis_max_global_lateness_ns", global);
-  put_meta(db, "analysis_max_diff_lateness_ns", diff);
-  put_meta(db, "analysis_max_wait_ns", wait);
-  put_meta(db, "analysis_max_duration_ns", duration);
+  write_meta_ints(db, {{"analysis_max_lateness_ns", late},
+                       {"analysis_max_global_lateness_ns", global},
+                       {"analysis_max_diff_lateness_ns", diff},
+                       {"analysis_max_wait_ns", wait},
+                       {"analysis_max_duration_ns", duration}});
 }
 
 }  // namespace
@@ -66,7 +60,7 @@ void write_view_tables(Database& db, const LoadedCommTrace& loaded,
     rows.flush();
   }
   db.exec("CREATE INDEX message_steps_by_send ON message_steps(send_step)");
-  put_meta(db, "analysis_max_message_steps", max_span);
+  write_meta_ints(db, {{"analysis_max_message_steps", max_span}});
   write_metric_ranges(db, r);
   write_step_lod(db, loaded, r);
 }

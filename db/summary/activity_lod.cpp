@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "store/meta.h"
 #include "store/record_scan.h"
 #include "summary/lod_tiles.h"
 #include "summary/start_histogram.h"
@@ -52,27 +53,17 @@ struct Vote {
   }
 };
 
-LodGrid coarser_in_processes(const LodGrid& fine) {
+// Halves the blocks (in_processes) or quarters the bins of `fine`.
+LodGrid coarser(const LodGrid& fine, bool in_processes) {
+  const std::int64_t block_factor = in_processes ? 2 : 1, bin_factor = in_processes ? 1 : 4;
   LodGrid g;
-  g.resize((fine.blocks + 1) / 2, fine.bins);
+  g.resize((fine.blocks + block_factor - 1) / block_factor, (fine.bins + bin_factor - 1) / bin_factor);
   for (std::int64_t b = 0; b < g.blocks; ++b)
     for (std::int64_t i = 0; i < g.bins; ++i) {
       Vote v;
-      for (std::int64_t f = 2 * b; f < std::min(2 * b + 2, fine.blocks); ++f)
-        v.add(fine.klass[fine.at(f, i)], fine.busy[fine.at(f, i)]);
-      v.put(g, g.at(b, i));
-    }
-  return g;
-}
-
-LodGrid coarser_in_time(const LodGrid& fine) {
-  LodGrid g;
-  g.resize(fine.blocks, (fine.bins + 3) / 4);
-  for (std::int64_t b = 0; b < g.blocks; ++b)
-    for (std::int64_t i = 0; i < g.bins; ++i) {
-      Vote v;
-      for (std::int64_t f = 4 * i; f < std::min(4 * i + 4, fine.bins); ++f)
-        v.add(fine.klass[fine.at(b, f)], fine.busy[fine.at(b, f)]);
+      for (std::int64_t fb = b * block_factor; fb < std::min((b + 1) * block_factor, fine.blocks); ++fb)
+        for (std::int64_t fi = i * bin_factor; fi < std::min((i + 1) * bin_factor, fine.bins); ++fi)
+          v.add(fine.klass[fine.at(fb, fi)], fine.busy[fine.at(fb, fi)]);
       v.put(g, g.at(b, i));
     }
   return g;
@@ -183,17 +174,6 @@ void write_level(Database& db, int p, int t, const LodGrid& g) {
               });
 }
 
-std::int64_t meta_int(Database& db, const char* key) {
-  Statement s(db, "SELECT value FROM meta WHERE key = ?1");
-  s.bind(1, std::string_view(key));
-  if (!s.step()) throw Error(db.path(), std::string("meta key '") + key + "' is missing");
-  try {
-    return std::stoll(s.column_text(0));
-  } catch (const std::exception&) {
-    throw Error(db.path(), std::string("meta key '") + key + "' is not an integer");
-  }
-}
-
 }  // namespace
 
 void LodCells::clear() {
@@ -219,29 +199,24 @@ LodLayout plan_lod_layout(std::int64_t processes, TimeNs trace_end_ns) {
 
 void write_activity_lod(Database& db) {
   const LodLayout layout = plan_lod_layout(db.query_int("SELECT count(*) FROM processes"),
-                                           meta_int(db, "trace_end_ns"));
+                                           read_meta_int(db, "trace_end_ns"));
   LodGrid by_processes = build_finest_grid(db, layout);
 
   Transaction tx(db, "BEGIN IMMEDIATE");
   create_tile_table(db, "activity_lod");
   for (int p = layout.min_plevel; p <= layout.max_plevel; ++p) {
-    if (p > layout.min_plevel) by_processes = coarser_in_processes(by_processes);
+    if (p > layout.min_plevel) by_processes = coarser(by_processes, true);
     LodGrid level = by_processes;
     for (int t = 0; t <= layout.max_tlevel; ++t) {
-      if (t > 0) level = coarser_in_time(level);
+      if (t > 0) level = coarser(level, false);
       write_level(db, p, t, level);
     }
   }
-  Statement meta(db, "INSERT OR REPLACE INTO meta VALUES (?1, ?2)");
-  for (auto [key, value] : {std::pair<const char*, std::int64_t>{"lod_min_plevel", layout.min_plevel},
-                            {"lod_max_plevel", layout.max_plevel},
-                            {"lod_max_tlevel", layout.max_tlevel},
-                            {"lod_bin_ns", layout.bin_ns},
-                            {"lod_bins", layout.bins}}) {
-    meta.bind(1, std::string_view(key));
-    meta.bind(2, std::string_view(std::to_string(value)));
-    meta.run();
-  }
+  write_meta_ints(db, {{"lod_min_plevel", layout.min_plevel},
+                       {"lod_max_plevel", layout.max_plevel},
+                       {"lod_max_tlevel", layout.max_tlevel},
+                       {"lod_bin_ns", layout.bin_ns},
+                       {"lod_bins", layout.bins}});
   tx.commit();
 }
 
@@ -253,11 +228,11 @@ bool has_activity_lod(Database& db) {
 ActivityLod::ActivityLod(Database& db)
     : tiles_(db, "activity_lod") {
   layout_.processes = db.query_int("SELECT count(*) FROM processes");
-  layout_.min_plevel = static_cast<int>(meta_int(db, "lod_min_plevel"));
-  layout_.max_plevel = static_cast<int>(meta_int(db, "lod_max_plevel"));
-  layout_.max_tlevel = static_cast<int>(meta_int(db, "lod_max_tlevel"));
-  layout_.bin_ns = meta_int(db, "lod_bin_ns");
-  layout_.bins = meta_int(db, "lod_bins");
+  layout_.min_plevel = static_cast<int>(read_meta_int(db, "lod_min_plevel"));
+  layout_.max_plevel = static_cast<int>(read_meta_int(db, "lod_max_plevel"));
+  layout_.max_tlevel = static_cast<int>(read_meta_int(db, "lod_max_tlevel"));
+  layout_.bin_ns = read_meta_int(db, "lod_bin_ns");
+  layout_.bins = read_meta_int(db, "lod_bins");
   if (layout_.min_plevel < 0 || layout_.max_plevel < layout_.min_plevel || layout_.max_plevel > 40 ||
       layout_.max_tlevel < 0 || layout_.max_tlevel > 16 || layout_.bin_ns < 1 || layout_.bins < 1 ||
       layout_.bins > kLodBins + 1)

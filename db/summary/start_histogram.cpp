@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "store/batch_insert.h"
+#include "store/meta.h"
 #include "store/record_scan.h"
 
 namespace weft::db {
@@ -14,17 +15,6 @@ namespace {
 
 constexpr const char* kClassNames[kStartClasses] = {"send",       "receive", "wait",
                                                     "collective", "other MPI", "compute"};
-
-std::int64_t meta_int(Database& db, const char* key) {
-  Statement s(db, "SELECT value FROM meta WHERE key = ?1");
-  s.bind(1, std::string_view(key));
-  if (!s.step()) throw Error(db.path(), std::string("meta key '") + key + "' is missing");
-  try {
-    return std::stoll(s.column_text(0));
-  } catch (const std::exception&) {
-    throw Error(db.path(), std::string("meta key '") + key + "' is not an integer");
-  }
-}
 
 }  // namespace
 
@@ -58,7 +48,7 @@ std::unordered_map<std::int64_t, StartClass> read_region_classes(Database& db) {
 
 void write_start_histogram(Database& db, std::int32_t bins) {
   bins = std::max(bins, 1);
-  const TimeNs end = std::max<TimeNs>(meta_int(db, "trace_end_ns"), 1);
+  const TimeNs end = std::max<TimeNs>(read_meta_int(db, "trace_end_ns"), 1);
   const TimeNs bin_ns = std::max<TimeNs>(1, (end + bins - 1) / bins);
 
   // References are usually dense but need not be: a map, looked up once per run of a region.
@@ -94,13 +84,7 @@ void write_start_histogram(Database& db, std::int32_t bins) {
       }
     rows.flush();
   }
-  Statement put(db, "INSERT OR REPLACE INTO meta VALUES (?1, ?2)");
-  for (auto [key, value] : {std::pair<const char*, std::int64_t>{"histogram_bins", bins},
-                            {"histogram_bin_ns", bin_ns}}) {
-    put.bind(1, std::string_view(key));
-    put.bind(2, std::string_view(std::to_string(value)));
-    put.run();
-  }
+  write_meta_ints(db, {{"histogram_bins", bins}, {"histogram_bin_ns", bin_ns}});
   tx.commit();
 }
 
@@ -111,8 +95,8 @@ bool has_start_histogram(Database& db) {
 
 StartHistogram read_start_histogram(Database& db) {
   StartHistogram h;
-  const std::int64_t bins = meta_int(db, "histogram_bins");
-  h.bin_ns = meta_int(db, "histogram_bin_ns");
+  const std::int64_t bins = read_meta_int(db, "histogram_bins");
+  h.bin_ns = read_meta_int(db, "histogram_bin_ns");
   if (bins < 1 || bins > (1 << 20) || h.bin_ns < 1)
     throw Error(db.path(), "meta histogram_bins/histogram_bin_ns out of range");
   h.bins = static_cast<std::int32_t>(bins);
