@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/phase_timer.h"
+
 #include "structure/isend_coalescing.h"
 #include "structure/mandatory_partitions.h"
 
@@ -44,6 +46,7 @@ void count_input_facts(const CommTrace& in, AnalysisReport& report) {
 
 std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
                                                    const AnalysisOptions& options) {
+  PhaseTimer timer("WEFT_ANALYZE_TIMING");
   validate_comm_trace(input);
   auto result = std::make_unique<StructureResult>();
   StructureResult& r = *result;
@@ -62,15 +65,20 @@ std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
   }
   const CommTrace& t = r.trace;
   report.analyzed_ops = t.op_count();
+  timer.mark("isend coalescing");
 
   // §3.1: mandatory partitions, cycles merged, then leaps completed.
   r.parts = mandatory_partitions(t);
   report.mandatory_partitions = r.parts.count;
+  timer.mark("mandatory partitions");
   report.cycle_merged_partitions = merge_strongly_connected(t, r.parts);
+  timer.mark("cycle merge");
   if (options.leap_merge && t.segment.empty())
     report.leaps = merge_by_leap(t, r.parts, options.leap_force);
+  timer.mark("leap merge");
   r.graph = order_partitions_topologically(t, r.parts);
   report.partitions = r.parts.count;
+  timer.mark("topological order");
 
   // §3.2: strides, local steps, global steps.
   r.received = index_received_messages(t);
@@ -79,10 +87,12 @@ std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
     StrideResult strides = assign_strides(t, r.parts, r.received, coll_of);
     report.forced_orderings = strides.forced_orderings;
     report.split_collectives = strides.split_collectives;
+    timer.mark("strides");
     LocalSteps local = assign_local_steps(t, r.parts, r.received, strides);
     r.raw_step = std::move(local.raw);
     r.partition_width = std::move(local.partition_width);
   }
+  timer.mark("local steps");
   r.partition_offset = assign_global_steps(r.graph, r.partition_width);
   std::int64_t slots = 0;
   for (std::size_t p = 0; p < r.partition_width.size(); ++p)
@@ -91,9 +101,11 @@ std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
 
   // §4 metrics and phases.
   r.metrics = LatenessMetrics(t, r.parts, r.raw_step, r.partition_width, r.partition_offset, r.received);
+  timer.mark("global steps, lateness");
   r.phases = detect_phases(partition_signatures(r));
   report.phases = r.phases.count;
   report.phase_period = r.phases.period;
+  timer.mark("phases");
   return result;
 }
 
