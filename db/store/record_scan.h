@@ -23,5 +23,8 @@ using RowSink = std::function<void(std::span<const Row>)>;
 void scan_events(Database& db, const RowSink<EventRecord>& sink);
 void scan_messages(Database& db, const RowSink<MessageRecord>& sink);
 void scan_collective_members(Database& db, const RowSink<StoredCollectiveMember>& sink);
+// Unlike the scans above, in event id order (blocks through
+// comm_event_blocks_by_process; a process's blocks hold disjoint id ranges).
+void scan_comm_events(Database& db, const RowSink<CommEventRecord>& sink);
 
 }  // namespace weft::db
