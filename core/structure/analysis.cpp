@@ -16,10 +16,9 @@ std::vector<std::uint64_t> partition_signatures(const StructureResult& r) {
   const auto n = static_cast<std::size_t>(r.parts.count);
   std::vector<std::uint64_t> ops(n, 0);
   for (std::int32_t p : r.parts.of_op) ++ops[static_cast<std::size_t>(p)];
-  PartitionRuns runs = collect_runs(r.trace, r.parts);
   std::vector<std::uint64_t> sig(n);
   for (std::size_t p = 0; p < n; ++p) {
-    std::uint64_t processes = static_cast<std::uint64_t>(runs.first[p + 1] - runs.first[p]);
+    auto processes = static_cast<std::uint64_t>(r.partition_processes[p]);
     std::uint64_t h = static_cast<std::uint64_t>(r.partition_width[p]) * 0x9E3779B97F4A7C15ull;
     h ^= (ops[p] + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2));
     h ^= (processes + 0x85EBCA77C2B2AE63ull + (h << 6) + (h >> 2));
@@ -88,7 +87,12 @@ std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
     report.forced_orderings = strides.forced_orderings;
     report.split_collectives = strides.split_collectives;
     timer.mark("strides");
-    LocalSteps local = assign_local_steps(t, r.parts, r.received, strides);
+    // In a DAG each (partition, process) pair is one run of ops (partition_graph.h).
+    PartitionRuns runs = collect_runs(t, r.parts);
+    r.partition_processes.resize(static_cast<std::size_t>(r.parts.count));
+    for (std::size_t p = 0; p < r.partition_processes.size(); ++p)
+      r.partition_processes[p] = runs.first[p + 1] - runs.first[p];
+    LocalSteps local = assign_local_steps(t, r.parts, runs, r.received, strides);
     r.raw_step = std::move(local.raw);
     r.partition_width = std::move(local.partition_width);
   }

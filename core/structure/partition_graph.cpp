@@ -29,35 +29,32 @@ void build_csr(std::int32_t nodes, const std::vector<std::uint64_t>& edges, bool
 }  // namespace
 
 PartitionRuns collect_runs(const CommTrace& t, const Partitioning& parts) {
-  std::vector<std::int32_t> run_part;
+  // Two passes over the ops (count the runs of each partition, then place
+  // them), so the arrays are allocated once at their final size.
+  auto starts_run = [&](std::size_t i) {
+    return i == 0 || t.process[i] != t.process[i - 1] || parts.of_op[i] != parts.of_op[i - 1];
+  };
+  const auto n = static_cast<std::size_t>(t.op_count());
   PartitionRuns r;
-  for (OpIndex op = 0; op < t.op_count(); ++op) {
-    auto i = static_cast<std::size_t>(op);
-    bool continues = op > 0 && t.process[i] == t.process[i - 1] &&
-                     parts.of_op[i] == parts.of_op[i - 1];
-    if (continues) {
-      r.last_op.back() = op;
-      continue;
-    }
-    run_part.push_back(parts.of_op[i]);
-    r.process.push_back(t.process[i]);
-    r.first_op.push_back(op);
-    r.last_op.push_back(op);
-  }
-  // Counting sort of the runs by partition.
   r.first.assign(static_cast<std::size_t>(parts.count) + 1, 0);
-  for (std::int32_t p : run_part) ++r.first[static_cast<std::size_t>(p) + 1];
-  for (std::size_t i = 0; i + 1 < r.first.size(); ++i) r.first[i + 1] += r.first[i];
+  for (std::size_t i = 0; i < n; ++i)
+    if (starts_run(i)) ++r.first[static_cast<std::size_t>(parts.of_op[i]) + 1];
+  for (std::size_t p = 0; p + 1 < r.first.size(); ++p) r.first[p + 1] += r.first[p];
+  const auto runs = static_cast<std::size_t>(r.first.back());
+  r.process.resize(runs);
+  r.first_op.resize(runs);
+  r.last_op.resize(runs);
   std::vector<std::int32_t> fill(r.first.begin(), r.first.end() - 1);
-  PartitionRuns sorted{r.first, std::vector<ProcessIndex>(run_part.size()),
-                       std::vector<OpIndex>(run_part.size()), std::vector<OpIndex>(run_part.size())};
-  for (std::size_t k = 0; k < run_part.size(); ++k) {
-    auto at = static_cast<std::size_t>(fill[static_cast<std::size_t>(run_part[k])]++);
-    sorted.process[at] = r.process[k];
-    sorted.first_op[at] = r.first_op[k];
-    sorted.last_op[at] = r.last_op[k];
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (starts_run(i)) {
+      at = static_cast<std::size_t>(fill[static_cast<std::size_t>(parts.of_op[i])]++);
+      r.process[at] = t.process[i];
+      r.first_op[at] = static_cast<OpIndex>(i);
+    }
+    r.last_op[at] = static_cast<OpIndex>(i);
   }
-  return sorted;
+  return r;
 }
 
 PartitionGraph build_partition_graph(const CommTrace& t, const Partitioning& parts) {

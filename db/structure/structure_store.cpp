@@ -101,28 +101,27 @@ void write_meta_facts(Database& db, const structure::AnalysisReport& report,
   fact("partition_function", settings.partition_function);
 }
 
-// For each op, the store id of the first message it sends or completes (-1: none).
-std::vector<std::int64_t> first_message_of_ops(const LoadedCommTrace& loaded) {
+// For each op, the message (index into loaded.message_id) with the smallest
+// store id among those it sends or completes; -1: none.
+std::vector<std::int32_t> first_message_of_ops(const LoadedCommTrace& loaded) {
   const structure::CommTrace& t = loaded.trace;
-  std::vector<std::int64_t> of(static_cast<std::size_t>(t.op_count()), -1);
-  auto claim = [&](OpIndex op, std::int64_t id) {
+  std::vector<std::int32_t> of(static_cast<std::size_t>(t.op_count()), -1);
+  auto claim = [&](OpIndex op, std::int32_t m) {
     if (op == structure::kNoOp) return;
     auto& slot = of[static_cast<std::size_t>(op)];
-    if (slot < 0 || id < slot) slot = id;
+    if (slot < 0 || loaded.message_id[static_cast<std::size_t>(m)] < loaded.message_id[static_cast<std::size_t>(slot)])
+      slot = m;
   };
-  for (std::size_t m = 0; m < loaded.message_id.size(); ++m) {
-    claim(t.msg_send_op[m], loaded.message_id[m]);
-    claim(t.msg_recv_op[m], loaded.message_id[m]);
+  for (std::int32_t m = 0; m < t.message_count(); ++m) {
+    claim(t.msg_send_op[static_cast<std::size_t>(m)], m);
+    claim(t.msg_recv_op[static_cast<std::size_t>(m)], m);
   }
   return of;
 }
 
-std::vector<std::int64_t> collective_of_input_ops(const LoadedCommTrace& loaded) {
-  std::vector<std::int32_t> local = structure::collective_of_ops(loaded.trace);
-  std::vector<std::int64_t> of(local.size(), -1);
-  for (std::size_t i = 0; i < local.size(); ++i)
-    if (local[i] >= 0) of[i] = loaded.collective_id[static_cast<std::size_t>(local[i])];
-  return of;
+// The store id at `index` of `ids`, or kNullRef for index -1.
+std::int64_t stored_id(const std::vector<std::int64_t>& ids, std::int32_t index) {
+  return index < 0 ? kNullRef : ids[static_cast<std::size_t>(index)];
 }
 
 }  // namespace
@@ -147,7 +146,6 @@ structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& sett
 void write_structure(Database& db, const LoadedCommTrace& loaded, const StructureResult& r,
                      const AnalysisSettings& settings) {
   const structure::CommTrace& in = loaded.trace;
-  const structure::CommTrace& t = r.trace;
   Transaction tx(db, "BEGIN IMMEDIATE");
   create_structure_tables(db);
 
@@ -157,8 +155,8 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
   std::vector<MetricTotals> per_process(static_cast<std::size_t>(in.process_count));
   std::vector<PartitionTotals> per_partition(static_cast<std::size_t>(r.parts.count));
   {
-    std::vector<std::int64_t> message_of = first_message_of_ops(loaded);
-    std::vector<std::int64_t> collective_of = collective_of_input_ops(loaded);
+    const std::vector<std::int32_t> message_of = first_message_of_ops(loaded);
+    const std::vector<std::int32_t> collective_of = structure::collective_of_ops(in);
     CommEventBlockWriter blocks(db, step_shift);
     std::int64_t send_half_step = kNullRef;
     for (OpIndex i = 0; i < in.op_count(); ++i) {
@@ -174,7 +172,8 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
         continue;
       }
       blocks.add({in.event_id[ui], in.process[ui], loaded.region[ui], static_cast<std::int32_t>(in.kind[ui]),
-                  in.start[ui], in.end[ui], part, step, r.step(a), collective_of[ui], message_of[ui],
+                  in.start[ui], in.end[ui], part, step, r.step(a), stored_id(loaded.collective_id, collective_of[ui]),
+                  stored_id(loaded.message_id, message_of[ui]),
                   send_half_step, late, r.metrics.global_lateness(a), diff, wait});
       send_half_step = kNullRef;
       const TimeNs duration = in.end[ui] - in.start[ui];
@@ -189,7 +188,6 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
     blocks.finish();
   }
   {
-    structure::PartitionRuns runs = structure::collect_runs(t, r.parts);
     BatchInserter rows(db, "partitions", "", 9);
     for (std::int32_t p = 0; p < r.parts.count; ++p) {
       auto up = static_cast<std::size_t>(p);
@@ -197,7 +195,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
       std::array<std::int64_t, 9> row{p, r.phases.of_partition[up],
                                       structure::comm_step(r.partition_offset[up]),
                                       structure::comm_step(r.partition_offset[up] + r.partition_width[up] - 1),
-                                      pt.ops, runs.first[up + 1] - runs.first[up],
+                                      pt.ops, r.partition_processes[up],
                                       pt.begin, pt.end, pt.max_lateness};
       rows.add(row);
     }
