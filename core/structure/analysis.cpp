@@ -59,6 +59,7 @@ std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
     report.coalesced_isends = c.coalesced_ops;
   } else {
     r.trace = input;
+    r.trace.event_id = {};  // as in a coalesced trace: the caller has the input's
     r.op_of_input.resize(static_cast<std::size_t>(input.op_count()));
     for (OpIndex op = 0; op < input.op_count(); ++op) r.op_of_input[static_cast<std::size_t>(op)] = op;
   }

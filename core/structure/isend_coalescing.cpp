@@ -37,7 +37,6 @@ CoalescedTrace coalesce_isends(const CommTrace& in) {
   t.start.resize(n);
   t.end.resize(n);
   t.kind.resize(n);
-  t.event_id.resize(n);
   if (!in.segment.empty()) t.segment.resize(n);
   for (OpIndex op = 0; op < in.op_count(); ++op) {
     auto i = static_cast<std::size_t>(op);
@@ -50,7 +49,6 @@ CoalescedTrace coalesce_isends(const CommTrace& in) {
     t.start[o] = in.start[i];
     t.end[o] = in.end[i];
     t.kind[o] = in.kind[i];
-    t.event_id[o] = in.event_id[i];
     if (!in.segment.empty()) t.segment[o] = in.segment[i];
   }
   index_processes(t);

@@ -124,6 +124,38 @@ std::int64_t stored_id(const std::vector<std::int64_t>& ids, std::int32_t index)
   return index < 0 ? kNullRef : ids[static_cast<std::size_t>(index)];
 }
 
+// The page cache size for the analysis, restored afterwards. The loader reads
+// each block once or twice in sequence and the writer appends, so a large
+// cache buys nothing here; its memory goes to the analysis arrays instead (in
+// WAL mode a full cache spills dirty pages to the WAL, which is written at
+// commit anyway).
+constexpr std::int64_t kAnalysisCacheKiB = 8192;
+
+class ScopedCacheSize {
+ public:
+  ScopedCacheSize(Database& db, std::int64_t kib) : db_(db), old_(db.query_int("PRAGMA cache_size")) {
+    db_.exec("PRAGMA cache_size=" + std::to_string(-kib));
+  }
+  ~ScopedCacheSize() {
+    try {
+      db_.exec("PRAGMA cache_size=" + std::to_string(old_));
+    } catch (const Error&) {
+      // Restoring a setting must not hide the error being unwound.
+    }
+  }
+
+ private:
+  Database& db_;
+  std::int64_t old_;
+};
+
+void release_messages(structure::CommTrace& t) {
+  t.msg_send_op = {};
+  t.msg_recv_op = {};
+  t.msg_post_op = {};
+  t.msg_send_done_op = {};
+}
+
 }  // namespace
 
 bool has_structure(Database& db) {
@@ -132,7 +164,9 @@ bool has_structure(Database& db) {
 
 structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& settings) {
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
+  ScopedCacheSize cache(db, kAnalysisCacheKiB);
   LoadedCommTrace loaded = load_comm_trace(db, {settings.partition_function});
+  db.release_cache_memory();  // the blocks are decoded; the analysis arrays need the room
   timer.mark("load");
   structure::AnalysisOptions options = settings.options;
   if (!settings.partition_function.empty()) options.leap_merge = false;
@@ -143,7 +177,7 @@ structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& sett
   return result->report;
 }
 
-void write_structure(Database& db, const LoadedCommTrace& loaded, const StructureResult& r,
+void write_structure(Database& db, LoadedCommTrace& loaded, const StructureResult& r,
                      const AnalysisSettings& settings) {
   const structure::CommTrace& in = loaded.trace;
   Transaction tx(db, "BEGIN IMMEDIATE");
@@ -156,7 +190,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
   std::vector<PartitionTotals> per_partition(static_cast<std::size_t>(r.parts.count));
   {
     const std::vector<std::int32_t> message_of = first_message_of_ops(loaded);
-    const std::vector<std::int32_t> collective_of = structure::collective_of_ops(in);
+    release_messages(loaded.trace);
     CommEventBlockWriter blocks(db, step_shift);
     std::int64_t send_half_step = kNullRef;
     for (OpIndex i = 0; i < in.op_count(); ++i) {
@@ -172,7 +206,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
         continue;
       }
       blocks.add({in.event_id[ui], in.process[ui], loaded.region[ui], static_cast<std::int32_t>(in.kind[ui]),
-                  in.start[ui], in.end[ui], part, step, r.step(a), stored_id(loaded.collective_id, collective_of[ui]),
+                  in.start[ui], in.end[ui], part, step, r.step(a), stored_id(loaded.collective_id, r.metrics.collective_of(a)),
                   stored_id(loaded.message_id, message_of[ui]),
                   send_half_step, late, r.metrics.global_lateness(a), diff, wait});
       send_half_step = kNullRef;
