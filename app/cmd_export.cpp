@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/commands.h"
 #include "app/table_writer.h"
@@ -24,31 +25,43 @@ struct ExportArgs {
   std::string output;
 };
 
-void value_or_null(TableWriter& w, const db::Statement& s, int col) {
-  if (s.column_is_null(col))
-    w.null();
-  else
-    w.integer(s.column_int(col));
+// Region names indexed by region reference (references are dense in practice;
+// the loader refuses huge ones).
+std::vector<std::string> region_names(db::Database& db) {
+  std::vector<std::string> names;
+  db::Statement s = db.prepare("SELECT region, name FROM regions WHERE region >= 0 AND region < 16777216");
+  while (s.step()) {
+    auto ref = static_cast<std::size_t>(s.column_int(0));
+    if (ref >= names.size()) names.resize(ref + 1);
+    names[ref] = s.column_text(1);
+  }
+  return names;
 }
 
 void export_steps(db::Database& db, TableWriter& w) {
   if (!db::has_structure(db))
     throw Error(db.path(), "no logical structure stored; run `weft analyze " + db.path() + "` first");
-  db::Statement s = db.prepare(
-      "SELECT c.event, c.process, r.name, c.kind, c.start_ns, c.end_ns, c.partition, c.step,"
-      " c.collective, c.message, c.lateness_ns, c.global_lateness_ns, c.diff_lateness_ns"
-      " FROM comm_events c LEFT JOIN regions r ON r.region = c.region ORDER BY c.event");
-  while (s.step()) {
-    w.integer(s.column_int(0));
-    w.integer(s.column_int(1));
-    w.text(s.column_text(2));
-    w.text(structure::op_kind_name(static_cast<structure::OpKind>(s.column_int(3))));
-    for (int col = 4; col <= 7; ++col) w.integer(s.column_int(col));
-    value_or_null(w, s, 8);
-    value_or_null(w, s, 9);
-    for (int col = 10; col <= 12; ++col) w.integer(s.column_int(col));
-    w.end_row();
-  }
+  const std::vector<std::string> names = region_names(db);
+  auto ref = [&w](std::int64_t v) { v == db::kNullRef ? w.null() : w.integer(v); };
+  db::scan_comm_events(db, [&](std::span<const db::CommEventRecord> batch) {
+    for (const db::CommEventRecord& e : batch) {
+      w.integer(e.event);
+      w.integer(e.process);
+      auto region = static_cast<std::size_t>(e.region);
+      w.text(e.region >= 0 && region < names.size() ? names[region] : std::string());
+      w.text(structure::op_kind_name(static_cast<structure::OpKind>(e.kind)));
+      w.integer(e.start_ns);
+      w.integer(e.end_ns);
+      w.integer(e.partition);
+      w.integer(e.step);
+      ref(e.collective);
+      ref(e.message);
+      w.integer(e.lateness_ns);
+      w.integer(e.global_lateness_ns);
+      w.integer(e.diff_lateness_ns);
+      w.end_row();
+    }
+  });
 }
 
 void export_messages(db::Database& db, TableWriter& w) {

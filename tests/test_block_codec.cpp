@@ -85,6 +85,15 @@ bool same(const MessageRecord& a, const MessageRecord& b) {
          (!a.has_recv_ns || a.recv_ns == b.recv_ns);
 }
 
+bool same(const CommEventRecord& a, const CommEventRecord& b) {
+  return a.event == b.event && a.process == b.process && a.region == b.region && a.kind == b.kind &&
+         a.start_ns == b.start_ns && a.end_ns == b.end_ns && a.partition == b.partition &&
+         a.step == b.step && a.local_step == b.local_step && a.collective == b.collective &&
+         a.message == b.message && a.send_step == b.send_step && a.lateness_ns == b.lateness_ns &&
+         a.global_lateness_ns == b.global_lateness_ns && a.diff_lateness_ns == b.diff_lateness_ns &&
+         a.wait_ns == b.wait_ns;
+}
+
 // Every prefix, every single-byte change and a huge count must fail cleanly
 // (or, for a byte change that happens to stay valid, decode to something).
 template <class Decode>
@@ -216,4 +225,45 @@ TEST(BlockCodec, DamagedMessageAndMemberBlocksThrow) {
     std::vector<PackedCollectiveMember> out;
     decode_member_block(b, 1, out);
   });
+}
+
+TEST(BlockCodec, CommEventsRoundTripIncludingExtremes) {
+  std::mt19937_64 rng(7);
+  auto maybe = [&rng](std::int64_t v) { return rng() % 3 == 0 ? kNullRef : v; };
+  for (std::size_t n : {0u, 1u, 5u, 1000u}) {
+    std::vector<CommEventRecord> events;
+    for (std::size_t i = 0; i < n; ++i)
+      events.push_back({random_value(rng), 3, random_value(rng), static_cast<std::int32_t>(rng() % 6),
+                        random_value(rng), random_value(rng), random_value(rng), random_value(rng),
+                        random_value(rng), maybe(random_value(rng)), maybe(random_value(rng)),
+                        maybe(random_value(rng)), random_value(rng), random_value(rng),
+                        random_value(rng), random_value(rng)});
+    std::vector<std::uint8_t> blob;
+    encode_comm_event_block(events, blob);
+    std::vector<CommEventRecord> back;
+    decode_comm_event_block(blob, 3, back);
+    ASSERT_EQ(back.size(), events.size());
+    for (std::size_t i = 0; i < n; ++i)
+      EXPECT_TRUE(same(events[i], back[i])) << i;
+  }
+}
+
+TEST(BlockCodec, DamagedCommEventBlocksThrow) {
+  std::vector<CommEventRecord> events;
+  for (int i = 0; i < 20; ++i)
+    events.push_back({100 + i, 2, 4, i % 6, i * 10, i * 10 + 5, 1, 2 * i + 1, 2 * i + 1,
+                      i % 2 ? 7 : kNullRef, i % 3 ? 40 + i : kNullRef, kNullRef, i, i, 0, 1});
+  std::vector<std::uint8_t> blob;
+  encode_comm_event_block(events, blob);
+  check_damage(blob, [](const std::vector<std::uint8_t>& b) {
+    std::vector<CommEventRecord> out;
+    decode_comm_event_block(b, 2, out);
+  });
+  blob[1] = 6 << 3;  // the first record's kind out of range
+  EXPECT_THROW(
+      {
+        std::vector<CommEventRecord> out;
+        decode_comm_event_block(blob, 2, out);
+      },
+      Error);
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/phase_timer.h"
+
 #include "structure/isend_coalescing.h"
 #include "structure/mandatory_partitions.h"
 
@@ -14,10 +16,9 @@ std::vector<std::uint64_t> partition_signatures(const StructureResult& r) {
   const auto n = static_cast<std::size_t>(r.parts.count);
   std::vector<std::uint64_t> ops(n, 0);
   for (std::int32_t p : r.parts.of_op) ++ops[static_cast<std::size_t>(p)];
-  PartitionRuns runs = collect_runs(r.trace, r.parts);
   std::vector<std::uint64_t> sig(n);
   for (std::size_t p = 0; p < n; ++p) {
-    std::uint64_t processes = static_cast<std::uint64_t>(runs.first[p + 1] - runs.first[p]);
+    auto processes = static_cast<std::uint64_t>(r.partition_processes[p]);
     std::uint64_t h = static_cast<std::uint64_t>(r.partition_width[p]) * 0x9E3779B97F4A7C15ull;
     h ^= (ops[p] + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2));
     h ^= (processes + 0x85EBCA77C2B2AE63ull + (h << 6) + (h >> 2));
@@ -44,6 +45,7 @@ void count_input_facts(const CommTrace& in, AnalysisReport& report) {
 
 std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
                                                    const AnalysisOptions& options) {
+  PhaseTimer timer("WEFT_ANALYZE_TIMING");
   validate_comm_trace(input);
   auto result = std::make_unique<StructureResult>();
   StructureResult& r = *result;
@@ -57,20 +59,26 @@ std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
     report.coalesced_isends = c.coalesced_ops;
   } else {
     r.trace = input;
+    r.trace.event_id = {};  // as in a coalesced trace: the caller has the input's
     r.op_of_input.resize(static_cast<std::size_t>(input.op_count()));
     for (OpIndex op = 0; op < input.op_count(); ++op) r.op_of_input[static_cast<std::size_t>(op)] = op;
   }
   const CommTrace& t = r.trace;
   report.analyzed_ops = t.op_count();
+  timer.mark("isend coalescing");
 
   // §3.1: mandatory partitions, cycles merged, then leaps completed.
   r.parts = mandatory_partitions(t);
   report.mandatory_partitions = r.parts.count;
+  timer.mark("mandatory partitions");
   report.cycle_merged_partitions = merge_strongly_connected(t, r.parts);
+  timer.mark("cycle merge");
   if (options.leap_merge && t.segment.empty())
     report.leaps = merge_by_leap(t, r.parts, options.leap_force);
+  timer.mark("leap merge");
   r.graph = order_partitions_topologically(t, r.parts);
   report.partitions = r.parts.count;
+  timer.mark("topological order");
 
   // §3.2: strides, local steps, global steps.
   r.received = index_received_messages(t);
@@ -79,10 +87,17 @@ std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
     StrideResult strides = assign_strides(t, r.parts, r.received, coll_of);
     report.forced_orderings = strides.forced_orderings;
     report.split_collectives = strides.split_collectives;
-    LocalSteps local = assign_local_steps(t, r.parts, r.received, strides);
+    timer.mark("strides");
+    // In a DAG each (partition, process) pair is one run of ops (partition_graph.h).
+    PartitionRuns runs = collect_runs(t, r.parts);
+    r.partition_processes.resize(static_cast<std::size_t>(r.parts.count));
+    for (std::size_t p = 0; p < r.partition_processes.size(); ++p)
+      r.partition_processes[p] = runs.first[p + 1] - runs.first[p];
+    LocalSteps local = assign_local_steps(t, r.parts, runs, r.received, strides);
     r.raw_step = std::move(local.raw);
     r.partition_width = std::move(local.partition_width);
   }
+  timer.mark("local steps");
   r.partition_offset = assign_global_steps(r.graph, r.partition_width);
   std::int64_t slots = 0;
   for (std::size_t p = 0; p < r.partition_width.size(); ++p)
@@ -91,9 +106,11 @@ std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
 
   // §4 metrics and phases.
   r.metrics = LatenessMetrics(t, r.parts, r.raw_step, r.partition_width, r.partition_offset, r.received);
+  timer.mark("global steps, lateness");
   r.phases = detect_phases(partition_signatures(r));
   report.phases = r.phases.count;
   report.phase_period = r.phases.period;
+  timer.mark("phases");
   return result;
 }
 

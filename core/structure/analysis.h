@@ -52,6 +52,7 @@ struct StructureResult {
   std::vector<std::int32_t> raw_step;          // per analyzed op
   std::vector<std::int32_t> partition_width;   // per partition, in raw slots
   std::vector<std::int32_t> partition_offset;  // per partition, raw slot of its start
+  std::vector<std::int32_t> partition_processes;  // per partition, processes taking part
   Phases phases;
   ReceivedMessages received;
   LatenessMetrics metrics;

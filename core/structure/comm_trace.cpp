@@ -40,7 +40,7 @@ void check_op_ref(const CommTrace& t, OpIndex op, const char* what, std::int32_t
 
 void validate_comm_trace(const CommTrace& t) {
   const std::size_t n = t.process.size();
-  if (t.start.size() != n || t.end.size() != n || t.kind.size() != n || t.event_id.size() != n ||
+  if (t.start.size() != n || t.end.size() != n || t.kind.size() != n || (!t.event_id.empty() && t.event_id.size() != n) ||
       (!t.segment.empty() && t.segment.size() != n))
     broken("per-operation arrays differ in length");
   if (t.process_first_op.size() != static_cast<std::size_t>(t.process_count) + 1 ||

@@ -37,7 +37,9 @@ struct CommTrace {
   std::vector<TimeNs> start;
   std::vector<TimeNs> end;
   std::vector<OpKind> kind;
-  std::vector<EventId> event_id;  // the op's row in the store, for writing results back
+  // The op's event in the store, for writing results back. Optional: the
+  // analysis never reads it, so its own (coalesced) copy leaves it empty.
+  std::vector<EventId> event_id;
   // Optional (empty unless user partitions are requested): the op's segment,
   // i.e. how many times its process had entered the partition function before it.
   std::vector<std::int32_t> segment;

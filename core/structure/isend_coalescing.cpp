@@ -1,10 +1,19 @@
 #include "structure/isend_coalescing.h"
 
+#include <algorithm>
+
 namespace weft::structure {
 namespace {
 
 OpIndex remap(const std::vector<OpIndex>& map, OpIndex op) {
   return op == kNoOp ? kNoOp : map[static_cast<std::size_t>(op)];
+}
+
+// Whether `op` continues a run of Isends begun by the op before it.
+bool extends_isend_run(const CommTrace& in, OpIndex op) {
+  auto i = static_cast<std::size_t>(op);
+  return op > 0 && in.kind[i] == OpKind::Isend && in.kind[i - 1] == OpKind::Isend &&
+         in.process[i] == in.process[i - 1];
 }
 
 }  // namespace
@@ -13,36 +22,50 @@ CoalescedTrace coalesce_isends(const CommTrace& in) {
   CoalescedTrace out;
   CommTrace& t = out.trace;
   t.process_count = in.process_count;
-  out.op_of_original.resize(static_cast<std::size_t>(in.op_count()));
+  // The op each input op becomes, first, so that the output arrays are
+  // allocated once at their final size.
+  auto& map = out.op_of_original;
+  map.resize(static_cast<std::size_t>(in.op_count()));
+  OpIndex last = -1;
+  for (OpIndex op = 0; op < in.op_count(); ++op) {
+    if (!extends_isend_run(in, op)) ++last;
+    map[static_cast<std::size_t>(op)] = last;
+  }
+  const auto n = static_cast<std::size_t>(last + 1);
+  out.coalesced_ops = in.op_count() - (last + 1);
+  t.process.resize(n);
+  t.start.resize(n);
+  t.end.resize(n);
+  t.kind.resize(n);
+  if (!in.segment.empty()) t.segment.resize(n);
   for (OpIndex op = 0; op < in.op_count(); ++op) {
     auto i = static_cast<std::size_t>(op);
-    bool extends_run = op > 0 && in.kind[i] == OpKind::Isend && in.kind[i - 1] == OpKind::Isend &&
-                       in.process[i] == in.process[i - 1];
-    if (extends_run) {
-      t.end.back() = std::max(t.end.back(), in.end[i]);
-      ++out.coalesced_ops;
-    } else {
-      t.process.push_back(in.process[i]);
-      t.start.push_back(in.start[i]);
-      t.end.push_back(in.end[i]);
-      t.kind.push_back(in.kind[i]);
-      t.event_id.push_back(in.event_id[i]);
-      if (!in.segment.empty()) t.segment.push_back(in.segment[i]);
+    auto o = static_cast<std::size_t>(map[i]);
+    if (extends_isend_run(in, op)) {
+      t.end[o] = std::max(t.end[o], in.end[i]);
+      continue;
     }
-    out.op_of_original[i] = t.op_count() - 1;
+    t.process[o] = in.process[i];
+    t.start[o] = in.start[i];
+    t.end[o] = in.end[i];
+    t.kind[o] = in.kind[i];
+    if (!in.segment.empty()) t.segment[o] = in.segment[i];
   }
   index_processes(t);
-  const auto& map = out.op_of_original;
-  t.msg_send_op.reserve(in.msg_send_op.size());
-  for (std::size_t m = 0; m < in.msg_send_op.size(); ++m) {
-    t.msg_send_op.push_back(remap(map, in.msg_send_op[m]));
-    t.msg_recv_op.push_back(remap(map, in.msg_recv_op[m]));
-    t.msg_post_op.push_back(remap(map, in.msg_post_op[m]));
-    t.msg_send_done_op.push_back(remap(map, in.msg_send_done_op[m]));
+  const std::size_t messages = in.msg_send_op.size();
+  t.msg_send_op.resize(messages);
+  t.msg_recv_op.resize(messages);
+  t.msg_post_op.resize(messages);
+  t.msg_send_done_op.resize(messages);
+  for (std::size_t m = 0; m < messages; ++m) {
+    t.msg_send_op[m] = remap(map, in.msg_send_op[m]);
+    t.msg_recv_op[m] = remap(map, in.msg_recv_op[m]);
+    t.msg_post_op[m] = remap(map, in.msg_post_op[m]);
+    t.msg_send_done_op[m] = remap(map, in.msg_send_done_op[m]);
   }
   t.coll_first = in.coll_first;
-  t.coll_members.reserve(in.coll_members.size());
-  for (OpIndex op : in.coll_members) t.coll_members.push_back(remap(map, op));
+  t.coll_members.resize(in.coll_members.size());
+  for (std::size_t k = 0; k < in.coll_members.size(); ++k) t.coll_members[k] = remap(map, in.coll_members[k]);
   return out;
 }
 

@@ -11,7 +11,7 @@
 namespace weft::structure {
 
 struct CoalescedTrace {
-  CommTrace trace;
+  CommTrace trace;  // without event_id (the input has them)
   // For each op of the input trace, the op of `trace` it became.
   std::vector<OpIndex> op_of_original;
   std::int32_t coalesced_ops = 0;  // input ops folded into an earlier one

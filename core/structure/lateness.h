@@ -37,6 +37,8 @@ class LatenessMetrics {
   TimeNs global_lateness(OpIndex op) const;
   TimeNs diff_lateness(OpIndex op) const;
   TimeNs wait(OpIndex op) const;
+  // The collective `op` is a member of, or -1.
+  std::int32_t collective_of(OpIndex op) const { return coll_of_[static_cast<std::size_t>(op)]; }
 
  private:
   const CommTrace* t_ = nullptr;

@@ -7,74 +7,82 @@
 #include "common/error.h"
 
 namespace weft::structure {
-namespace {
-
-void build_csr(std::int32_t nodes, const std::vector<std::uint64_t>& edges, bool reverse,
-               std::vector<std::int32_t>& first, std::vector<std::int32_t>& adj) {
-  first.assign(static_cast<std::size_t>(nodes) + 1, 0);
-  adj.resize(edges.size());
-  for (std::uint64_t e : edges) {
-    auto from = static_cast<std::int32_t>(reverse ? e & 0xffffffffu : e >> 32);
-    ++first[static_cast<std::size_t>(from) + 1];
-  }
-  for (std::size_t i = 0; i + 1 < first.size(); ++i) first[i + 1] += first[i];
-  std::vector<std::int32_t> fill(first.begin(), first.end() - 1);
-  for (std::uint64_t e : edges) {
-    auto from = static_cast<std::int32_t>(reverse ? e & 0xffffffffu : e >> 32);
-    auto to = static_cast<std::int32_t>(reverse ? e >> 32 : e & 0xffffffffu);
-    adj[static_cast<std::size_t>(fill[static_cast<std::size_t>(from)]++)] = to;
-  }
-}
-
-}  // namespace
 
 PartitionRuns collect_runs(const CommTrace& t, const Partitioning& parts) {
-  std::vector<std::int32_t> run_part;
+  // Two passes over the ops (count the runs of each partition, then place
+  // them), so the arrays are allocated once at their final size.
+  auto starts_run = [&](std::size_t i) {
+    return i == 0 || t.process[i] != t.process[i - 1] || parts.of_op[i] != parts.of_op[i - 1];
+  };
+  const auto n = static_cast<std::size_t>(t.op_count());
   PartitionRuns r;
-  for (OpIndex op = 0; op < t.op_count(); ++op) {
-    auto i = static_cast<std::size_t>(op);
-    bool continues = op > 0 && t.process[i] == t.process[i - 1] &&
-                     parts.of_op[i] == parts.of_op[i - 1];
-    if (continues) {
-      r.last_op.back() = op;
-      continue;
-    }
-    run_part.push_back(parts.of_op[i]);
-    r.process.push_back(t.process[i]);
-    r.first_op.push_back(op);
-    r.last_op.push_back(op);
-  }
-  // Counting sort of the runs by partition.
   r.first.assign(static_cast<std::size_t>(parts.count) + 1, 0);
-  for (std::int32_t p : run_part) ++r.first[static_cast<std::size_t>(p) + 1];
-  for (std::size_t i = 0; i + 1 < r.first.size(); ++i) r.first[i + 1] += r.first[i];
+  for (std::size_t i = 0; i < n; ++i)
+    if (starts_run(i)) ++r.first[static_cast<std::size_t>(parts.of_op[i]) + 1];
+  for (std::size_t p = 0; p + 1 < r.first.size(); ++p) r.first[p + 1] += r.first[p];
+  const auto runs = static_cast<std::size_t>(r.first.back());
+  r.process.resize(runs);
+  r.first_op.resize(runs);
+  r.last_op.resize(runs);
   std::vector<std::int32_t> fill(r.first.begin(), r.first.end() - 1);
-  PartitionRuns sorted{r.first, std::vector<ProcessIndex>(run_part.size()),
-                       std::vector<OpIndex>(run_part.size()), std::vector<OpIndex>(run_part.size())};
-  for (std::size_t k = 0; k < run_part.size(); ++k) {
-    auto at = static_cast<std::size_t>(fill[static_cast<std::size_t>(run_part[k])]++);
-    sorted.process[at] = r.process[k];
-    sorted.first_op[at] = r.first_op[k];
-    sorted.last_op[at] = r.last_op[k];
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (starts_run(i)) {
+      at = static_cast<std::size_t>(fill[static_cast<std::size_t>(parts.of_op[i])]++);
+      r.process[at] = t.process[i];
+      r.first_op[at] = static_cast<OpIndex>(i);
+    }
+    r.last_op[at] = static_cast<OpIndex>(i);
   }
-  return sorted;
+  return r;
 }
 
 PartitionGraph build_partition_graph(const CommTrace& t, const Partitioning& parts) {
-  std::vector<std::uint64_t> edges;
-  for (OpIndex op = 0; op + 1 < t.op_count(); ++op) {
-    auto i = static_cast<std::size_t>(op);
-    if (t.process[i] != t.process[i + 1]) continue;
-    std::int32_t a = parts.of_op[i];
-    std::int32_t b = parts.of_op[i + 1];
-    if (a != b)
-      edges.push_back(static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint32_t>(b));
-  }
-  std::sort(edges.begin(), edges.end());
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  // The edges, one per pair of consecutive ops of a process in different
+  // partitions, are grouped by source with a counting sort, then each
+  // source's list is deduplicated (a marker per destination) and sorted: linear
+  // in the ops, where sorting all edges was not (the leap merge rebuilds the
+  // graph after every merge).
+  const auto n = static_cast<std::size_t>(parts.count);
+  const auto ops = static_cast<std::size_t>(t.op_count());
+  auto is_edge = [&](std::size_t i) {
+    return t.process[i] == t.process[i + 1] && parts.of_op[i] != parts.of_op[i + 1];
+  };
   PartitionGraph g;
-  build_csr(parts.count, edges, false, g.succ_first, g.succ);
-  build_csr(parts.count, edges, true, g.pred_first, g.pred);
+  g.succ_first.assign(n + 1, 0);
+  for (std::size_t i = 0; i + 1 < ops; ++i)
+    if (is_edge(i)) ++g.succ_first[static_cast<std::size_t>(parts.of_op[i]) + 1];
+  for (std::size_t p = 0; p < n; ++p) g.succ_first[p + 1] += g.succ_first[p];
+  g.succ.resize(static_cast<std::size_t>(g.succ_first[n]));
+  {
+    std::vector<std::int32_t> fill(g.succ_first.begin(), g.succ_first.end() - 1);
+    for (std::size_t i = 0; i + 1 < ops; ++i)
+      if (is_edge(i)) g.succ[static_cast<std::size_t>(fill[static_cast<std::size_t>(parts.of_op[i])]++)] = parts.of_op[i + 1];
+  }
+  std::vector<std::int32_t> seen_from(n, -1);
+  std::int32_t kept = 0;
+  for (std::size_t p = 0; p < n; ++p) {
+    const std::int32_t begin = g.succ_first[p], end = g.succ_first[p + 1];
+    g.succ_first[p] = kept;
+    for (std::int32_t k = begin; k < end; ++k) {
+      std::int32_t to = g.succ[static_cast<std::size_t>(k)];
+      if (seen_from[static_cast<std::size_t>(to)] == static_cast<std::int32_t>(p)) continue;
+      seen_from[static_cast<std::size_t>(to)] = static_cast<std::int32_t>(p);
+      g.succ[static_cast<std::size_t>(kept++)] = to;
+    }
+    std::sort(g.succ.begin() + g.succ_first[p], g.succ.begin() + kept);
+  }
+  g.succ_first[n] = kept;
+  g.succ.resize(static_cast<std::size_t>(kept));
+  // Predecessors: filled in order of the sources, so each list comes out sorted.
+  g.pred_first.assign(n + 1, 0);
+  for (std::int32_t to : g.succ) ++g.pred_first[static_cast<std::size_t>(to) + 1];
+  for (std::size_t p = 0; p < n; ++p) g.pred_first[p + 1] += g.pred_first[p];
+  g.pred.resize(g.succ.size());
+  std::vector<std::int32_t> fill(g.pred_first.begin(), g.pred_first.end() - 1);
+  for (std::size_t p = 0; p < n; ++p)
+    for (std::int32_t to : g.successors(static_cast<std::int32_t>(p)))
+      g.pred[static_cast<std::size_t>(fill[static_cast<std::size_t>(to)]++)] = static_cast<std::int32_t>(p);
   return g;
 }
 

@@ -189,15 +189,14 @@ class StrideSweep {
 // steps kept in arrays indexed by process and reset per partition.
 class LocalStepper {
  public:
-  LocalStepper(const CommTrace& t, const Partitioning& parts, const ReceivedMessages& received,
-               const StrideResult& strides)
-      : t_(t), received_(received), strides_(strides) {
+  LocalStepper(const CommTrace& t, const Partitioning& parts, const PartitionRuns& runs,
+               const ReceivedMessages& received, const StrideResult& strides)
+      : t_(t), runs_(runs), received_(received), strides_(strides) {
     out_.raw.assign(static_cast<std::size_t>(t.op_count()), -1);
     out_.partition_width.assign(static_cast<std::size_t>(parts.count), 0);
     cursor_.assign(static_cast<std::size_t>(t.process_count), 0);
     run_end_.assign(static_cast<std::size_t>(t.process_count), 0);
     last_.assign(static_cast<std::size_t>(t.process_count), -1);
-    runs_ = collect_runs(t, parts);
   }
 
   LocalSteps run() {
@@ -264,10 +263,10 @@ class LocalStepper {
   }
 
   const CommTrace& t_;
+  const PartitionRuns& runs_;
   const ReceivedMessages& received_;
   const StrideResult& strides_;
   LocalSteps out_;
-  PartitionRuns runs_;
   std::vector<OpIndex> cursor_, run_end_;
   std::vector<std::int32_t> last_;
   std::vector<std::pair<std::int32_t, OpIndex>> by_stride_;
@@ -282,8 +281,9 @@ StrideResult assign_strides(const CommTrace& trace, const Partitioning& parts,
 }
 
 LocalSteps assign_local_steps(const CommTrace& trace, const Partitioning& parts,
-                              const ReceivedMessages& received, const StrideResult& strides) {
-  return LocalStepper(trace, parts, received, strides).run();
+                              const PartitionRuns& runs, const ReceivedMessages& received,
+                              const StrideResult& strides) {
+  return LocalStepper(trace, parts, runs, received, strides).run();
 }
 
 std::vector<std::int32_t> assign_global_steps(const PartitionGraph& graph,

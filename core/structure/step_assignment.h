@@ -40,8 +40,10 @@ struct LocalSteps {
   std::vector<std::int32_t> partition_width;  // per partition: max raw + 1
 };
 
+// `runs` are collect_runs(trace, parts).
 LocalSteps assign_local_steps(const CommTrace& trace, const Partitioning& parts,
-                              const ReceivedMessages& received, const StrideResult& strides);
+                              const PartitionRuns& runs, const ReceivedMessages& received,
+                              const StrideResult& strides);
 
 // Per partition: the raw offset of its first slot on the global axis.
 std::vector<std::int32_t> assign_global_steps(const PartitionGraph& graph,

@@ -9,6 +9,7 @@
 #include <chrono>
 
 #include "common/error.h"
+#include "common/phase_timer.h"
 #include "common/region_kind.h"
 #include "otf2/message_matching.h"
 #include "otf2/otf2_definitions.h"
@@ -168,27 +169,11 @@ std::string warn_unmatched(const MatchedMessages& m) {
          " unmatched receive(s) kept with NULLs on the missing side";
 }
 
-// WEFT_IMPORT_TIMING=1 prints the time of each import phase to stderr.
-class PhaseTimer {
- public:
-  PhaseTimer() : enabled_(std::getenv("WEFT_IMPORT_TIMING") != nullptr) {}
-  void mark(const char* phase) {
-    if (!enabled_) return;
-    auto now = std::chrono::steady_clock::now();
-    std::fprintf(stderr, "%-22s %7.3f s\n", phase, std::chrono::duration<double>(now - last_).count());
-    last_ = now;
-  }
-
- private:
-  bool enabled_;
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
-
 }  // namespace
 
 ImportSummary import_otf2(const ImportOptions& options) {
   auto started = std::chrono::steady_clock::now();
-  PhaseTimer timer;
+  PhaseTimer timer("WEFT_IMPORT_TIMING");
   Otf2Archive archive(options.trace_path);
   Otf2Definitions defs = read_global_definitions(archive);
   if (defs.locations.empty()) throw Error(options.trace_path, "the archive has no locations");

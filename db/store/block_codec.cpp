@@ -17,6 +17,16 @@ enum : std::uint8_t {
   kHasRecvNs = 128,
 };
 
+// Communication event flag byte: the optional fields, then the OpKind in the
+// high bits (docs/schema.md).
+enum : std::uint8_t {
+  kHasCollective = 1,
+  kHasMessage = 2,
+  kHasSendStep = 4,
+  kCommKindShift = 3,
+  kCommKindLimit = 6,  // OpKind values are 0..5
+};
+
 // Differences are taken in unsigned arithmetic: they wrap instead of
 // overflowing, and the decoder's wrapping sum restores the exact value.
 inline std::uint64_t diff(std::int64_t value, std::int64_t previous) {
@@ -233,6 +243,67 @@ void decode_member_block(std::span<const std::uint8_t> blob, std::int64_t collec
     p.bytes_sent = in.delta(sent);
     p.bytes_received = in.delta(received);
     out.push_back(p);
+  }
+  if (in.left() != 0) in.fail("trailing bytes");
+}
+
+void encode_comm_event_block(std::span<const CommEventRecord> events,
+                             std::vector<std::uint8_t>& out) {
+  put_varint(out, events.size());
+  std::int64_t event = 0, region = 0, start = 0, partition = 0, step = 0, local_step = 0;
+  std::int64_t collective = 0, message = 0, send_step = 0;
+  for (const CommEventRecord& e : events) {
+    auto flags = static_cast<std::uint8_t>((e.collective != kNullRef ? kHasCollective : 0) |
+                                           (e.message != kNullRef ? kHasMessage : 0) |
+                                           (e.send_step != kNullRef ? kHasSendStep : 0) |
+                                           e.kind << kCommKindShift);
+    out.push_back(flags);
+    put_delta(out, e.event, event);
+    put_delta(out, e.region, region);
+    put_delta(out, e.start_ns, start);
+    put_varint(out, diff(e.end_ns, e.start_ns));
+    put_delta(out, e.partition, partition);
+    put_delta(out, e.step, step);
+    put_delta(out, e.local_step, local_step);
+    if (flags & kHasCollective) put_delta(out, e.collective, collective);
+    if (flags & kHasMessage) put_delta(out, e.message, message);
+    if (flags & kHasSendStep) put_delta(out, e.send_step, send_step);
+    // The metrics are never negative: plain varints of their bits.
+    put_varint(out, static_cast<std::uint64_t>(e.lateness_ns));
+    put_varint(out, static_cast<std::uint64_t>(e.global_lateness_ns));
+    put_varint(out, static_cast<std::uint64_t>(e.diff_lateness_ns));
+    put_varint(out, static_cast<std::uint64_t>(e.wait_ns));
+  }
+}
+
+void decode_comm_event_block(std::span<const std::uint8_t> blob, ProcessIndex process,
+                             std::vector<CommEventRecord>& out, const std::string& what) {
+  Reader in(blob, what);
+  std::uint64_t count = checked_count(in, kMinCommEventBytes);
+  out.reserve(out.size() + count);
+  std::int64_t event = 0, region = 0, start = 0, partition = 0, step = 0, local_step = 0;
+  std::int64_t collective = 0, message = 0, send_step = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::uint8_t flags = in.byte();
+    if ((flags >> kCommKindShift) >= kCommKindLimit) in.fail("bad communication event flags");
+    CommEventRecord e{};
+    e.process = process;
+    e.kind = flags >> kCommKindShift;
+    e.event = in.delta(event);
+    e.region = in.delta(region);
+    e.start_ns = in.delta(start);
+    e.end_ns = add(e.start_ns, in.varint());
+    e.partition = in.delta(partition);
+    e.step = in.delta(step);
+    e.local_step = in.delta(local_step);
+    e.collective = (flags & kHasCollective) ? in.delta(collective) : kNullRef;
+    e.message = (flags & kHasMessage) ? in.delta(message) : kNullRef;
+    e.send_step = (flags & kHasSendStep) ? in.delta(send_step) : kNullRef;
+    e.lateness_ns = static_cast<TimeNs>(in.varint());
+    e.global_lateness_ns = static_cast<TimeNs>(in.varint());
+    e.diff_lateness_ns = static_cast<TimeNs>(in.varint());
+    e.wait_ns = static_cast<TimeNs>(in.varint());
+    out.push_back(e);
   }
   if (in.left() != 0) in.fail("trailing bytes");
 }

@@ -1,6 +1,7 @@
 #pragma once
-// The byte format of the packed blocks in event_blocks.data and
-// message_blocks.data (docs/schema.md, "Block format").
+// The byte format of the packed blocks in event_blocks.data,
+// message_blocks.data, collective_member_blocks.data and
+// comm_event_blocks.data (docs/schema.md, "Block format").
 //
 // A block is a varint count followed by that many records, each field a
 // LEB128 varint, most of them zigzag-coded differences from the previous
@@ -47,6 +48,15 @@ void encode_member_block(std::span<const PackedCollectiveMember> members,
 void decode_member_block(std::span<const std::uint8_t> blob, std::int64_t collective,
                          std::vector<PackedCollectiveMember>& out,
                          const std::string& what = "collective member block");
+
+// The communication events of one process in one step block
+// (comm_event_blocks.data), in event order; the process is the row's.
+constexpr std::size_t kMinCommEventBytes = 12;
+void encode_comm_event_block(std::span<const CommEventRecord> events,
+                             std::vector<std::uint8_t>& out);
+void decode_comm_event_block(std::span<const std::uint8_t> blob, ProcessIndex process,
+                             std::vector<CommEventRecord>& out,
+                             const std::string& what = "communication event block");
 
 // The count a blob claims (its first varint), checked against its size.
 std::uint64_t block_count(std::span<const std::uint8_t> blob, std::size_t min_record_bytes,

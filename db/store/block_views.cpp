@@ -13,6 +13,14 @@ namespace {
 // Plans passed from xBestIndex to xFilter as idxNum.
 enum Plan { kFullScan = 0, kById = 1, kByProcess = 2 };
 
+// An optional id or process: kNullRef is SQL NULL.
+void ref(sqlite3_context* ctx, std::int64_t v) {
+  if (v == kNullRef)
+    sqlite3_result_null(ctx);
+  else
+    sqlite3_result_int64(ctx, v);
+}
+
 struct EventsTraits {
   using Row = EventRecord;
   static constexpr const char* kSchema =
@@ -67,12 +75,6 @@ struct MessagesTraits {
     decode_message_block(blob, owner, out, "messages");
   }
   static std::int64_t id(const Row& r) { return r.id; }
-  static void ref(sqlite3_context* ctx, std::int64_t v) {
-    if (v == kNullRef)
-      sqlite3_result_null(ctx);
-    else
-      sqlite3_result_int64(ctx, v);
-  }
   static void column(sqlite3_context* ctx, const Row& m, std::int64_t, int col) {
     switch (col) {
       case 0: sqlite3_result_int64(ctx, m.id); break;
@@ -120,13 +122,58 @@ struct MembersTraits {
     switch (col) {
       case 0: sqlite3_result_int64(ctx, m.collective); break;
       case 1: sqlite3_result_int64(ctx, m.process); break;
-      case 2:
-        if (m.event == kNullRef) sqlite3_result_null(ctx); else sqlite3_result_int64(ctx, m.event);
-        break;
+      case 2: ref(ctx, m.event); break;
       case 3: sqlite3_result_int64(ctx, m.start_ns); break;
       case 4: sqlite3_result_int64(ctx, m.end_ns); break;
       case 5: sqlite3_result_int64(ctx, r.bytes_sent); break;
       case 6: sqlite3_result_int64(ctx, r.bytes_received); break;
+      default: sqlite3_result_null(ctx);
+    }
+  }
+};
+
+struct CommEventsTraits {
+  using Row = CommEventRecord;
+  static constexpr const char* kSchema =
+      "CREATE TABLE x(event INTEGER, process INTEGER, region INTEGER, kind INTEGER,"
+      " start_ns INTEGER, end_ns INTEGER, partition INTEGER, step INTEGER, local_step INTEGER,"
+      " collective INTEGER, message INTEGER, send_step INTEGER, lateness_ns INTEGER,"
+      " global_lateness_ns INTEGER, diff_lateness_ns INTEGER, wait_ns INTEGER)";
+  static constexpr int kIdColumn = 0;
+  static constexpr int kProcessColumn = 1;
+  static constexpr const char* kScanSql = "SELECT step_block, process, data FROM comm_event_blocks";
+  static constexpr const char* kByIdSql =
+      "SELECT step_block, process, data FROM comm_event_blocks WHERE process ="
+      " (SELECT process FROM processes WHERE first_event <= ?1 AND event_count > 0"
+      " ORDER BY first_event DESC LIMIT 1)"
+      " AND first_id <= ?1 AND last_id >= ?1";
+  static constexpr const char* kByProcessSql =
+      "SELECT step_block, process, data FROM comm_event_blocks WHERE process = ?1";
+  static constexpr bool kUniqueId = true;
+
+  static void decode(std::span<const std::uint8_t> blob, std::int64_t process,
+                     std::vector<Row>& out) {
+    decode_comm_event_block(blob, static_cast<ProcessIndex>(process), out, "comm_events");
+  }
+  static std::int64_t id(const Row& r) { return r.event; }
+  static void column(sqlite3_context* ctx, const Row& e, std::int64_t, int col) {
+    switch (col) {
+      case 0: sqlite3_result_int64(ctx, e.event); break;
+      case 1: sqlite3_result_int64(ctx, e.process); break;
+      case 2: sqlite3_result_int64(ctx, e.region); break;
+      case 3: sqlite3_result_int64(ctx, e.kind); break;
+      case 4: sqlite3_result_int64(ctx, e.start_ns); break;
+      case 5: sqlite3_result_int64(ctx, e.end_ns); break;
+      case 6: sqlite3_result_int64(ctx, e.partition); break;
+      case 7: sqlite3_result_int64(ctx, e.step); break;
+      case 8: sqlite3_result_int64(ctx, e.local_step); break;
+      case 9: ref(ctx, e.collective); break;
+      case 10: ref(ctx, e.message); break;
+      case 11: ref(ctx, e.send_step); break;
+      case 12: sqlite3_result_int64(ctx, e.lateness_ns); break;
+      case 13: sqlite3_result_int64(ctx, e.global_lateness_ns); break;
+      case 14: sqlite3_result_int64(ctx, e.diff_lateness_ns); break;
+      case 15: sqlite3_result_int64(ctx, e.wait_ns); break;
       default: sqlite3_result_null(ctx);
     }
   }
@@ -327,6 +374,7 @@ sqlite3_module make_module() {
 const sqlite3_module kEventsModule = make_module<EventsTraits>();
 const sqlite3_module kMessagesModule = make_module<MessagesTraits>();
 const sqlite3_module kMembersModule = make_module<MembersTraits>();
+const sqlite3_module kCommEventsModule = make_module<CommEventsTraits>();
 
 }  // namespace
 
@@ -335,7 +383,9 @@ int register_block_views(sqlite3* db) {
   if (rc != SQLITE_OK) return rc;
   rc = sqlite3_create_module(db, "messages", &kMessagesModule, nullptr);
   if (rc != SQLITE_OK) return rc;
-  return sqlite3_create_module(db, "collective_members", &kMembersModule, nullptr);
+  rc = sqlite3_create_module(db, "collective_members", &kMembersModule, nullptr);
+  if (rc != SQLITE_OK) return rc;
+  return sqlite3_create_module(db, "comm_events", &kCommEventsModule, nullptr);
 }
 
 }  // namespace weft::db

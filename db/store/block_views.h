@@ -1,14 +1,15 @@
 #pragma once
 // SQL access to the packed blocks: the eponymous virtual tables `events`,
-// `messages` and `collective_members` decode event_blocks, message_blocks and
-// collective_member_blocks row by row, so that
+// `messages`, `collective_members` and `comm_events` decode event_blocks,
+// message_blocks, collective_member_blocks and comm_event_blocks (the
+// analysis) row by row, so that
 //   SELECT count(*) FROM events WHERE process = 3
 //   SELECT ... FROM messages m JOIN events e ON e.id = m.send_event
 // work on any connection opened through weft::db::Database (docs/schema.md,
 // "SQL views"). They are read-only and meant for people and tests; weft's own
 // hot paths read blocks directly (WindowQuery, record_scan.h).
 //
-// Plans: `events` answers `id = ?` with one index probe (processes.first_event,
+// Plans: `events` (and `comm_events`, on `event`) answers `id = ?` with one index probe (processes.first_event,
 // then the blocks of that process whose id span holds it) and `process = ?`
 // with the blocks of that process; anything else is a full scan of the blocks.
 // `messages` is always a full scan; `collective_members` answers
@@ -17,7 +18,7 @@
 
 namespace weft::db {
 
-// Registers the three modules on `db`; returns an SQLite result code.
+// Registers the four modules on `db`; returns an SQLite result code.
 int register_block_views(sqlite3* db);
 
 }  // namespace weft::db

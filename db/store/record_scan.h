@@ -28,5 +28,8 @@ void scan_events_by_process(
     Database& db, const std::function<void(ProcessIndex, std::span<const EventRecord>)>& sink);
 void scan_messages(Database& db, const RowSink<MessageRecord>& sink);
 void scan_collective_members(Database& db, const RowSink<StoredCollectiveMember>& sink);
+// Unlike the scans above, in event id order (blocks through
+// comm_event_blocks_by_process; a process's blocks hold disjoint id ranges).
+void scan_comm_events(Database& db, const RowSink<CommEventRecord>& sink);
 
 }  // namespace weft::db

@@ -51,6 +51,27 @@ struct PackedCollectiveMember {
   std::int64_t bytes_received;
 };
 
+// One communication event with its logical structure and metrics, as stored in
+// comm_event_blocks (docs/schema.md, "comm_events"). Optional ids are kNullRef.
+struct CommEventRecord {
+  EventId event;
+  ProcessIndex process;
+  std::int64_t region;
+  std::int32_t kind;  // structure::OpKind
+  TimeNs start_ns;
+  TimeNs end_ns;
+  std::int64_t partition;
+  std::int64_t step;  // global step
+  std::int64_t local_step;
+  std::int64_t collective;
+  std::int64_t message;
+  std::int64_t send_step;
+  TimeNs lateness_ns;
+  TimeNs global_lateness_ns;
+  TimeNs diff_lateness_ns;
+  TimeNs wait_ns;
+};
+
 // The process whose blocks hold a message: the sender when the message has a
 // send record, else the receiver (docs/schema.md, message_blocks).
 inline std::int64_t message_owner(const MessageRecord& m) {

@@ -1,11 +1,11 @@
 #include "structure/comm_trace_loader.h"
 
 #include <algorithm>
-#include <numeric>
 #include <optional>
 
 #include "common/error.h"
 #include "store/record_scan.h"
+#include "structure/event_op_index.h"
 
 namespace weft::db {
 namespace {
@@ -69,30 +69,122 @@ std::optional<OpKind> op_kind_of_region(RegionKind k) {
   }
 }
 
-// An event some message or collective refers to, with the role it plays;
-// used for events whose region kind alone does not make them operations.
-struct Reference {
-  EventId event;
-  OpKind role;
-  bool operator<(const Reference& o) const { return event < o.event; }
-};
+// What an event is to the analysis: the op kind of its region, or for a wait
+// (or any other call) that messages or collectives refer to, the role they
+// give it; nullopt for non-communication work.
+std::optional<OpKind> op_kind_of_event(const EventRecord& e, const RegionKinds& regions,
+                                       const EventOpIndex& index) {
+  const RegionKind region = regions.of(e.region);
+  if (std::optional<OpKind> kind = op_kind_of_region(region)) return kind;
+  if (!index.referenced(e.id)) return std::nullopt;
+  if (region == RegionKind::Wait) return OpKind::Wait;
+  if (index.has_role(e.id, EventOpIndex::kSent)) return OpKind::Send;
+  if (index.has_role(e.id, EventOpIndex::kCollective)) return OpKind::Collective;
+  if (index.has_role(e.id, EventOpIndex::kPosted)) return OpKind::Irecv;
+  return OpKind::Wait;
+}
 
-struct OpRow {
-  ProcessIndex process;
-  OpKind kind;
-  TimeNs start;
-  TimeNs end;
-  EventId id;
-  std::int64_t region;
-  bool receive_half = false;  // the second op of a split send-and-receive call
-  bool operator<(const OpRow& o) const {
-    if (process != o.process) return process < o.process;
-    if (start != o.start) return start < o.start;
-    if (end != o.end) return end < o.end;
-    if (id != o.id) return id < o.id;
-    return receive_half < o.receive_half;
+// MPI_Sendrecv (and any receive call that also sends) is a send followed by a
+// receive: two ops, so that an exchange between two such calls is not a
+// happened-before cycle.
+bool splits(const EventRecord& e, OpKind kind, const EventOpIndex& index) {
+  return kind == OpKind::Recv && index.has_role(e.id, EventOpIndex::kSent);
+}
+
+// Marks every message's and collective member's events with their roles;
+// returns the number of messages.
+std::int64_t mark_references(Database& db, EventOpIndex& index) {
+  std::int64_t messages = 0;
+  scan_messages(db, [&](std::span<const MessageRecord> batch) {
+    messages += static_cast<std::int64_t>(batch.size());
+    for (const MessageRecord& m : batch) {
+      index.add_role(m.send_event, EventOpIndex::kSent);
+      index.add_role(m.send_done_event, EventOpIndex::kCompleted);
+      index.add_role(m.recv_post_event, EventOpIndex::kPosted);
+      index.add_role(m.recv_event, EventOpIndex::kCompleted);
+    }
+  });
+  scan_collective_members(db, [&](std::span<const StoredCollectiveMember> batch) {
+    for (const StoredCollectiveMember& m : batch) index.add_role(m.event, EventOpIndex::kCollective);
+  });
+  return messages;
+}
+
+// First pass over the events: checks them, marks which are ops (numbering
+// them in id order) and collects the --partition-function entries. Returns
+// the number of ops.
+std::int64_t mark_ops(Database& db, const RegionKinds& regions, std::int32_t processes,
+                      EventOpIndex& index, std::vector<std::pair<ProcessIndex, TimeNs>>& markers) {
+  scan_events(db, [&](std::span<const EventRecord> batch) {
+    for (const EventRecord& e : batch) {
+      if (e.process < 0 || e.process >= processes)
+        throw Error(db.path(), "event " + std::to_string(e.id) + " has process " + std::to_string(e.process) +
+                                   " outside 0.." + std::to_string(processes - 1));
+      if (!index.contains(e.id))
+        throw Error(db.path(), "event id " + std::to_string(e.id) + " outside the ids of the processes");
+      if (!index.mark_seen(e.id)) throw Error(db.path(), "event id " + std::to_string(e.id) + " stored twice");
+      if (regions.marker(e.region)) markers.push_back({e.process, e.start_ns});
+      if (std::optional<OpKind> kind = op_kind_of_event(e, regions, index))
+        index.mark_op(e.id, splits(e, *kind, index));
+    }
+  });
+  return index.number_ops();
+}
+
+// Second pass: each op's columns go straight to its numbered slot, so the ops
+// come out in event id order with no sort and no copy.
+void fill_ops(Database& db, const RegionKinds& regions, const EventOpIndex& index, LoadedCommTrace& out) {
+  CommTrace& t = out.trace;
+  auto put = [&](OpIndex op, const EventRecord& e, OpKind kind) {
+    auto i = static_cast<std::size_t>(op);
+    t.process[i] = e.process;
+    t.start[i] = e.start_ns;
+    t.end[i] = e.end_ns;
+    t.kind[i] = kind;
+    t.event_id[i] = e.id;
+    out.region[i] = static_cast<std::int32_t>(e.region);
+  };
+  scan_events(db, [&](std::span<const EventRecord> batch) {
+    for (const EventRecord& e : batch) {
+      OpIndex op = index.op_of(e.id);
+      if (op == kNoOp) continue;
+      OpKind kind = *op_kind_of_event(e, regions, index);
+      if (index.is_split(e.id)) {
+        put(op, e, OpKind::Send);
+        put(op + 1, e, OpKind::Recv);
+      } else {
+        put(op, e, kind);
+      }
+    }
+  });
+}
+
+// Ops in event id order must also be in (process, start, end) order: ids grow
+// with each process's Enter records. Anything else is a damaged store.
+void check_op_order(const Database& db, const CommTrace& t) {
+  for (std::size_t i = 1; i < t.process.size(); ++i) {
+    bool ordered = t.process[i - 1] < t.process[i] ||
+                   (t.process[i - 1] == t.process[i] &&
+                    (t.start[i - 1] < t.start[i] || (t.start[i - 1] == t.start[i] && t.end[i - 1] <= t.end[i])));
+    if (!ordered) throw Error(db.path(), "event ids are not in process and time order");
   }
-};
+}
+
+// Per op, how many entries of the partition function its process made before it.
+void assign_segments(std::vector<std::pair<ProcessIndex, TimeNs>>& markers, bool requested, CommTrace& t) {
+  const std::size_t n = t.process.size();
+  if (markers.empty()) {
+    if (requested) t.segment.assign(n, 0);  // the function exists but never ran: one segment
+    return;
+  }
+  std::sort(markers.begin(), markers.end());
+  t.segment.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto lo = std::lower_bound(markers.begin(), markers.end(), std::make_pair(t.process[i], TimeNs{INT64_MIN}));
+    auto hi = std::upper_bound(lo, markers.end(), std::make_pair(t.process[i], t.start[i]));
+    t.segment[i] = static_cast<std::int32_t>(hi - lo);
+  }
+}
 
 }  // namespace
 
@@ -121,121 +213,72 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   if (processes <= 0 || processes > (std::int64_t{1} << 24))
     throw Error(db.path(), "bad process count " + std::to_string(processes));
   t.process_count = static_cast<std::int32_t>(processes);
+  const std::int64_t events = db.query_int("SELECT COALESCE(sum(event_count), 0) FROM processes");
+  if (events < 0 || events > (std::int64_t{1} << 40)) throw Error(db.path(), "bad event count " + std::to_string(events));
 
-  std::vector<MessageRecord> messages;
-  std::vector<Reference> refs;
+  EventOpIndex index(events);
+  const std::int64_t messages = mark_references(db, index);
+  std::vector<std::pair<ProcessIndex, TimeNs>> markers;
+  const std::int64_t ops = mark_ops(db, regions, t.process_count, index, markers);
+  if (ops > INT32_MAX) throw Error(db.path(), "more than 2^31 communication events");
+  const auto n = static_cast<std::size_t>(ops);
+  t.process.resize(n);
+  t.start.resize(n);
+  t.end.resize(n);
+  t.kind.resize(n);
+  t.event_id.resize(n);
+  out.region.resize(n);
+  fill_ops(db, regions, index, out);
+  check_op_order(db, t);
+  structure::index_processes(t);
+  assign_segments(markers, !options.partition_function.empty(), t);
+
+  auto recv_op = [&](EventId e) {
+    OpIndex op = index.op_of(e);
+    return op != kNoOp && index.is_split(e) ? op + 1 : op;
+  };
+  t.msg_send_op.reserve(static_cast<std::size_t>(messages));
+  t.msg_recv_op.reserve(static_cast<std::size_t>(messages));
+  t.msg_post_op.reserve(static_cast<std::size_t>(messages));
+  t.msg_send_done_op.reserve(static_cast<std::size_t>(messages));
+  out.message_id.reserve(static_cast<std::size_t>(messages));
   scan_messages(db, [&](std::span<const MessageRecord> batch) {
     for (const MessageRecord& m : batch) {
-      messages.push_back(m);
-      if (m.send_event != kNullRef) refs.push_back({m.send_event, OpKind::Send});
-      if (m.send_done_event != kNullRef) refs.push_back({m.send_done_event, OpKind::Wait});
-      if (m.recv_post_event != kNullRef) refs.push_back({m.recv_post_event, OpKind::Irecv});
-      if (m.recv_event != kNullRef) refs.push_back({m.recv_event, OpKind::Wait});
+      OpIndex send = index.op_of(m.send_event), recv = recv_op(m.recv_event);
+      if (send == kNoOp && recv == kNoOp) continue;
+      if (send == kNoOp || recv == kNoOp) ++out.unmatched_messages;
+      t.msg_send_op.push_back(send);
+      t.msg_recv_op.push_back(recv);
+      t.msg_post_op.push_back(index.op_of(m.recv_post_event));
+      t.msg_send_done_op.push_back(recv_op(m.send_done_event));
+      out.message_id.push_back(m.id);
     }
   });
-  std::vector<StoredCollectiveMember> members;
-  scan_collective_members(db, [&](std::span<const StoredCollectiveMember> batch) {
-    for (const StoredCollectiveMember& m : batch) {
-      if (m.event == kNullRef) continue;  // a member outside any region has no op
-      members.push_back(m);
-      refs.push_back({m.event, OpKind::Collective});
-    }
-  });
-  std::sort(refs.begin(), refs.end());
 
-  auto is_sender = [&](EventId id) {
-    auto it = std::lower_bound(refs.begin(), refs.end(), Reference{id, OpKind::Send});
-    for (; it != refs.end() && it->event == id; ++it)
-      if (it->role == OpKind::Send) return true;
-    return false;
+  // Members by (collective, process): the scan gives that order already
+  // (one block per collective, sorted by process); the sort is for safety.
+  struct Member {
+    std::int64_t collective;
+    ProcessIndex process;
+    OpIndex op;
   };
-  std::vector<OpRow> rows;
-  std::vector<std::pair<ProcessIndex, TimeNs>> markers;
-  scan_events(db, [&](std::span<const EventRecord> batch) {
-    for (const EventRecord& e : batch) {
-      if (e.process < 0 || e.process >= t.process_count)
-        throw Error(db.path(), "event " + std::to_string(e.id) + " has process " + std::to_string(e.process) +
-                                   " outside 0.." + std::to_string(t.process_count - 1));
-      if (regions.marker(e.region)) markers.push_back({e.process, e.start_ns});
-      std::optional<OpKind> kind = op_kind_of_region(regions.of(e.region));
-      if (!kind) {
-        auto it = std::lower_bound(refs.begin(), refs.end(), Reference{e.id, OpKind::Send});
-        if (it == refs.end() || it->event != e.id) continue;
-        kind = regions.of(e.region) == RegionKind::Wait ? OpKind::Wait : it->role;
-      }
-      // MPI_Sendrecv (and any receive call that also sends) is a send followed
-      // by a receive: two ops, so that an exchange between two such calls is
-      // not a happened-before cycle.
-      if (*kind == OpKind::Recv && is_sender(e.id)) {
-        rows.push_back({e.process, OpKind::Send, e.start_ns, e.end_ns, e.id, e.region, false});
-        rows.push_back({e.process, OpKind::Recv, e.start_ns, e.end_ns, e.id, e.region, true});
-        continue;
-      }
-      rows.push_back({e.process, *kind, e.start_ns, e.end_ns, e.id, e.region});
-    }
+  std::vector<Member> members;
+  scan_collective_members(db, [&](std::span<const StoredCollectiveMember> batch) {
+    for (const StoredCollectiveMember& m : batch)
+      if (m.event != kNullRef) members.push_back({m.collective, m.process, index.op_of(m.event)});
   });
-  refs = {};
-  std::sort(rows.begin(), rows.end());
-  const std::size_t n = rows.size();
-  if (n > static_cast<std::size_t>(INT32_MAX)) throw Error(db.path(), "more than 2^31 communication events");
-  t.process.reserve(n);
-  t.start.reserve(n);
-  t.end.reserve(n);
-  t.kind.reserve(n);
-  t.event_id.reserve(n);
-  out.region.reserve(n);
-  for (const OpRow& r : rows) {
-    t.process.push_back(r.process);
-    t.start.push_back(r.start);
-    t.end.push_back(r.end);
-    t.kind.push_back(r.kind);
-    t.event_id.push_back(r.id);
-    out.region.push_back(r.region);
-  }
-  rows = {};
-  structure::index_processes(t);
-  // Event ids grow with (process, enter order), the order of the ops, so
-  // event_id is sorted (a split call's two ops share one) and op_of_event can bisect it.
-  if (!std::is_sorted(t.event_id.begin(), t.event_id.end()))
-    throw Error(db.path(), "event ids are not in process and time order");
-
-  if (!markers.empty()) {
-    std::sort(markers.begin(), markers.end());
-    t.segment.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      auto lo = std::lower_bound(markers.begin(), markers.end(), std::make_pair(t.process[i], TimeNs{INT64_MIN}));
-      auto hi = std::upper_bound(lo, markers.end(), std::make_pair(t.process[i], t.start[i]));
-      t.segment[i] = static_cast<std::int32_t>(hi - lo);
-    }
-  } else if (!options.partition_function.empty()) {
-    t.segment.assign(n, 0);  // the function exists but never ran: one segment
-  }
-
-  auto op = [&](EventId e) { return e == kNullRef ? kNoOp : op_of_event(t, e); };
-  auto recv_op = [&](EventId e) { return e == kNullRef ? kNoOp : receive_op_of_event(t, e); };
-  for (const MessageRecord& m : messages) {
-    OpIndex send = op(m.send_event), recv = recv_op(m.recv_event);
-    if (send == kNoOp && recv == kNoOp) continue;
-    if (send == kNoOp || recv == kNoOp) ++out.unmatched_messages;
-    t.msg_send_op.push_back(send);
-    t.msg_recv_op.push_back(recv);
-    t.msg_post_op.push_back(op(m.recv_post_event));
-    t.msg_send_done_op.push_back(recv_op(m.send_done_event));
-    out.message_id.push_back(m.id);
-  }
-  messages = {};
-
-  std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) {
+  auto by_collective = [](const Member& a, const Member& b) {
     return a.collective != b.collective ? a.collective < b.collective : a.process < b.process;
-  });
+  };
+  if (!std::is_sorted(members.begin(), members.end(), by_collective))
+    std::sort(members.begin(), members.end(), by_collective);
   t.coll_first.assign(1, 0);
   for (std::size_t k = 0; k < members.size(); ++k) {
     if (k > 0 && members[k].collective != members[k - 1].collective) {
       t.coll_first.push_back(static_cast<std::int32_t>(t.coll_members.size()));
       out.collective_id.push_back(members[k - 1].collective);
     }
-    OpIndex m = op(members[k].event);
-    if (m != kNoOp) t.coll_members.push_back(m);
+    if (members[k].op != kNoOp) t.coll_members.push_back(members[k].op);
   }
   if (!members.empty()) {
     t.coll_first.push_back(static_cast<std::int32_t>(t.coll_members.size()));

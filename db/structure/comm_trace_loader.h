@@ -1,7 +1,10 @@
 #pragma once
 // Loads the input of the structure analysis from a .weft run: the
 // communication events (core/structure/comm_trace.h), their messages and
-// collectives, through the whole-table scans of store/record_scan.h.
+// collectives, through the whole-table scans of store/record_scan.h: the
+// message and collective scans mark the events they refer to, a first event
+// scan marks and numbers the ops (structure/event_op_index.h), a second one writes
+// each op's columns into its slot, and the last scans map references to ops.
 //
 // Which events are operations: every MPI send, Isend, receive, Irecv and
 // collective call, plus every event a message or collective refers to (the
@@ -23,7 +26,7 @@ struct CommTraceLoadOptions {
 
 struct LoadedCommTrace {
   structure::CommTrace trace;
-  std::vector<std::int64_t> region;         // region reference of each op
+  std::vector<std::int32_t> region;         // region reference of each op (< 2^24)
   std::vector<std::int64_t> message_id;     // store id of each message of `trace`
   std::vector<std::int64_t> collective_id;  // store id of each collective of `trace`
   std::int64_t unmatched_messages = 0;      // messages with only one side (kept, one-sided)

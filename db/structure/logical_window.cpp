@@ -4,16 +4,18 @@
 #include <string>
 
 #include "common/error.h"
+#include "store/block_codec.h"
 #include "store/meta.h"
 
 namespace weft::db {
 
 namespace {
 
+// comm_event_blocks' primary key (step_block, process, first_id) makes a
+// window a range scan per step block.
 constexpr const char* kEventsSql =
-    "SELECT event, process, region, kind, step, send_step, partition, start_ns, end_ns,"
-    " lateness_ns, global_lateness_ns, diff_lateness_ns, wait_ns FROM comm_events"
-    " WHERE step BETWEEN ?1 AND ?2 AND process BETWEEN ?3 AND ?4";
+    "SELECT process, data FROM comm_event_blocks"
+    " WHERE step_block BETWEEN ?1 AND ?2 AND process BETWEEN ?3 AND ?4";
 
 // message_steps_by_send bounds the scan: a line reaching step s0 was sent at
 // most max_message_steps before it.
@@ -27,7 +29,7 @@ constexpr const char* kMessagesSql =
 bool has_logical_structure(Database& db) {
   return db.query_int(
              "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
-             "('comm_events', 'message_steps')") == 2;
+             "('comm_event_blocks', 'message_steps')") == 2;
 }
 
 Database& require_logical_structure(Database& db) {
@@ -99,6 +101,8 @@ LogicalWindowQuery::LogicalWindowQuery(Database& db)
       events_stmt_(db_, kEventsSql),
       messages_stmt_(db_, kMessagesSql) {
   const std::string hint = "re-run `weft analyze " + db_.path() + "`";
+  step_shift_ = static_cast<int>(read_meta_int(db_, "analysis_step_shift", hint));
+  if (step_shift_ < 0 || step_shift_ > 40) throw Error(db_.path(), "meta analysis_step_shift is out of range");
   facts_.global_steps = read_meta_int(db_, "analysis_global_steps", hint);
   facts_.partitions = read_meta_int(db_, "analysis_partitions", hint);
   facts_.max_message_steps = read_meta_int(db_, "analysis_max_message_steps", hint);
@@ -111,25 +115,31 @@ LogicalWindowQuery::LogicalWindowQuery(Database& db)
 void LogicalWindowQuery::read_events(const StepWindow& w, StepEvents& out) {
   out.clear();
   if (w.s1 < w.s0 || w.p1 < w.p0) return;
-  events_stmt_.bind(1, w.s0);
-  events_stmt_.bind(2, w.s1);
+  events_stmt_.bind(1, std::max<std::int64_t>(w.s0, 0) >> step_shift_);
+  events_stmt_.bind(2, std::max<std::int64_t>(w.s1, 0) >> step_shift_);
   events_stmt_.bind(3, static_cast<std::int64_t>(w.p0));
   events_stmt_.bind(4, static_cast<std::int64_t>(w.p1));
   auto narrow = [](std::int64_t v) { return static_cast<std::int32_t>(v); };
   while (events_stmt_.step()) {
-    out.event.push_back(events_stmt_.column_int(0));
-    out.process.push_back(static_cast<ProcessIndex>(events_stmt_.column_int(1)));
-    out.region.push_back(events_stmt_.column_int(2));
-    out.kind.push_back(static_cast<std::int8_t>(events_stmt_.column_int(3)));
-    out.step.push_back(narrow(events_stmt_.column_int(4)));
-    out.send_step.push_back(events_stmt_.column_is_null(5) ? -1 : narrow(events_stmt_.column_int(5)));
-    out.partition.push_back(narrow(events_stmt_.column_int(6)));
-    out.start_ns.push_back(events_stmt_.column_int(7));
-    out.end_ns.push_back(events_stmt_.column_int(8));
-    out.lateness_ns.push_back(events_stmt_.column_int(9));
-    out.global_lateness_ns.push_back(events_stmt_.column_int(10));
-    out.diff_lateness_ns.push_back(events_stmt_.column_int(11));
-    out.wait_ns.push_back(events_stmt_.column_int(12));
+    scratch_.clear();
+    decode_comm_event_block(events_stmt_.column_blob(1), static_cast<ProcessIndex>(events_stmt_.column_int(0)),
+                            scratch_, db_.path());
+    for (const CommEventRecord& e : scratch_) {
+      if (e.step < w.s0 || e.step > w.s1) continue;
+      out.event.push_back(e.event);
+      out.process.push_back(e.process);
+      out.region.push_back(e.region);
+      out.kind.push_back(static_cast<std::int8_t>(e.kind));
+      out.step.push_back(narrow(e.step));
+      out.send_step.push_back(e.send_step == kNullRef ? -1 : narrow(e.send_step));
+      out.partition.push_back(narrow(e.partition));
+      out.start_ns.push_back(e.start_ns);
+      out.end_ns.push_back(e.end_ns);
+      out.lateness_ns.push_back(e.lateness_ns);
+      out.global_lateness_ns.push_back(e.global_lateness_ns);
+      out.diff_lateness_ns.push_back(e.diff_lateness_ns);
+      out.wait_ns.push_back(e.wait_ns);
+    }
   }
   events_stmt_.reset();
 }

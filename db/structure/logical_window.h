@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/types.h"
+#include "store/records.h"
 #include "store/sqlite.h"
 
 namespace weft::db {
@@ -75,8 +76,10 @@ class LogicalWindowQuery {
  private:
   Database& db_;
   StructureFacts facts_;
+  int step_shift_ = 0;  // step_block = step >> step_shift_
   Statement events_stmt_;
   Statement messages_stmt_;
+  std::vector<CommEventRecord> scratch_;  // one decoded block, reused
 };
 
 // Where each partition lies in steps and in time, for mapping a time to the

@@ -5,8 +5,11 @@
 #include <limits>
 
 #include "common/error.h"
+#include "common/phase_timer.h"
 #include "store/batch_insert.h"
 #include "structure/view_tables.h"
+#include "store/record_scan.h"
+#include "structure/comm_event_blocks.h"
 
 namespace weft::db {
 namespace {
@@ -14,20 +17,29 @@ namespace {
 using structure::OpIndex;
 using structure::StructureResult;
 
-constexpr const char* kStructureTables[] = {"comm_events",  "partitions",      "partition_edges",
-                                            "phases",       "step_metrics",    "process_metrics",
-                                            "message_steps", "step_lod"};
+// The tables of the analysis; comm_events was a table of one row per event
+// before comm_event_blocks replaced it (now it is a view).
+constexpr const char* kStructureTables[] = {"comm_event_blocks", "comm_events", "partitions",
+                                            "partition_edges", "phases", "step_metrics",
+                                            "process_metrics", "message_steps", "step_lod"};
+
+void drop_structure_tables(Database& db) {
+  for (const char* table : kStructureTables) {
+    // The comm_events view is an eponymous virtual table: only drop a stored one.
+    std::string name(table);
+    if (db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '" + name + "'") > 0)
+      db.exec("DROP TABLE " + name);
+  }
+}
 
 void create_structure_tables(Database& db) {
-  for (const char* table : kStructureTables) db.exec(std::string("DROP TABLE IF EXISTS ") + table);
+  drop_structure_tables(db);
   db.exec(R"sql(
-    CREATE TABLE comm_events(
-      event INTEGER PRIMARY KEY, process INTEGER NOT NULL, region INTEGER NOT NULL,
-      kind INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
-      partition INTEGER NOT NULL, step INTEGER NOT NULL, local_step INTEGER NOT NULL,
-      collective INTEGER, message INTEGER, send_step INTEGER,
-      lateness_ns INTEGER NOT NULL, global_lateness_ns INTEGER NOT NULL,
-      diff_lateness_ns INTEGER NOT NULL, wait_ns INTEGER NOT NULL);
+    CREATE TABLE comm_event_blocks(
+      step_block INTEGER NOT NULL, process INTEGER NOT NULL, first_id INTEGER NOT NULL,
+      last_id INTEGER NOT NULL, count INTEGER NOT NULL,
+      first_step INTEGER NOT NULL, last_step INTEGER NOT NULL, data BLOB NOT NULL,
+      PRIMARY KEY(step_block, process, first_id)) WITHOUT ROWID;
     CREATE TABLE partitions(
       partition INTEGER PRIMARY KEY, phase INTEGER NOT NULL,
       first_step INTEGER NOT NULL, last_step INTEGER NOT NULL,
@@ -73,7 +85,7 @@ struct PartitionTotals {
 };
 
 void write_meta_facts(Database& db, const structure::AnalysisReport& report,
-                      const AnalysisSettings& settings, std::int64_t unmatched) {
+                      const AnalysisSettings& settings, std::int64_t unmatched, int step_shift) {
   db.exec("DELETE FROM meta WHERE key LIKE 'analysis_%'");
   Statement put = db.prepare("INSERT OR REPLACE INTO meta VALUES (?, ?)");
   auto fact = [&](const std::string& key, const std::string& value) {
@@ -83,67 +95,107 @@ void write_meta_facts(Database& db, const structure::AnalysisReport& report,
   };
   for (const auto& [key, value] : structure::report_facts(report)) fact(key, std::to_string(value));
   fact("one_sided_messages", std::to_string(unmatched));
+  fact("step_shift", std::to_string(step_shift));
   fact("isend_coalescing", settings.options.isend_coalescing ? "1" : "0");
   fact("leap_merge", settings.options.leap_merge ? "1" : "0");
   fact("leap_force", settings.options.leap_force ? "1" : "0");
   fact("partition_function", settings.partition_function);
 }
 
-// For each op, the store id of the first message it sends or completes (-1: none).
-std::vector<std::int64_t> first_message_of_ops(const LoadedCommTrace& loaded) {
+// For each op, the message (index into loaded.message_id) with the smallest
+// store id among those it sends or completes; -1: none.
+std::vector<std::int32_t> first_message_of_ops(const LoadedCommTrace& loaded) {
   const structure::CommTrace& t = loaded.trace;
-  std::vector<std::int64_t> of(static_cast<std::size_t>(t.op_count()), -1);
-  auto claim = [&](OpIndex op, std::int64_t id) {
+  std::vector<std::int32_t> of(static_cast<std::size_t>(t.op_count()), -1);
+  auto claim = [&](OpIndex op, std::int32_t m) {
     if (op == structure::kNoOp) return;
     auto& slot = of[static_cast<std::size_t>(op)];
-    if (slot < 0 || id < slot) slot = id;
+    if (slot < 0 || loaded.message_id[static_cast<std::size_t>(m)] < loaded.message_id[static_cast<std::size_t>(slot)])
+      slot = m;
   };
-  for (std::size_t m = 0; m < loaded.message_id.size(); ++m) {
-    claim(t.msg_send_op[m], loaded.message_id[m]);
-    claim(t.msg_recv_op[m], loaded.message_id[m]);
+  for (std::int32_t m = 0; m < t.message_count(); ++m) {
+    claim(t.msg_send_op[static_cast<std::size_t>(m)], m);
+    claim(t.msg_recv_op[static_cast<std::size_t>(m)], m);
   }
   return of;
 }
 
-std::vector<std::int64_t> collective_of_input_ops(const LoadedCommTrace& loaded) {
-  std::vector<std::int32_t> local = structure::collective_of_ops(loaded.trace);
-  std::vector<std::int64_t> of(local.size(), -1);
-  for (std::size_t i = 0; i < local.size(); ++i)
-    if (local[i] >= 0) of[i] = loaded.collective_id[static_cast<std::size_t>(local[i])];
-  return of;
+// The store id at `index` of `ids`, or kNullRef for index -1.
+std::int64_t stored_id(const std::vector<std::int64_t>& ids, std::int32_t index) {
+  return index < 0 ? kNullRef : ids[static_cast<std::size_t>(index)];
+}
+
+// The page cache size for the analysis, restored afterwards. The loader reads
+// each block once or twice in sequence and the writer appends, so a large
+// cache buys nothing here; its memory goes to the analysis arrays instead (in
+// WAL mode a full cache spills dirty pages to the WAL, which is written at
+// commit anyway).
+constexpr std::int64_t kAnalysisCacheKiB = 8192;
+
+class ScopedCacheSize {
+ public:
+  ScopedCacheSize(Database& db, std::int64_t kib) : db_(db), old_(db.query_int("PRAGMA cache_size")) {
+    db_.exec("PRAGMA cache_size=" + std::to_string(-kib));
+  }
+  ~ScopedCacheSize() {
+    try {
+      db_.exec("PRAGMA cache_size=" + std::to_string(old_));
+    } catch (const Error&) {
+      // Restoring a setting must not hide the error being unwound.
+    }
+  }
+
+ private:
+  Database& db_;
+  std::int64_t old_;
+};
+
+void release_messages(structure::CommTrace& t) {
+  t.msg_send_op = {};
+  t.msg_recv_op = {};
+  t.msg_post_op = {};
+  t.msg_send_done_op = {};
 }
 
 }  // namespace
 
 bool has_structure(Database& db) {
-  return db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'comm_events'") > 0;
+  return db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'comm_event_blocks'") > 0;
 }
 
 structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& settings) {
+  PhaseTimer timer("WEFT_ANALYZE_TIMING");
+  ScopedCacheSize cache(db, kAnalysisCacheKiB);
   LoadedCommTrace loaded = load_comm_trace(db, {settings.partition_function});
+  db.release_cache_memory();  // the blocks are decoded; the analysis arrays need the room
+  timer.mark("load");
   structure::AnalysisOptions options = settings.options;
   if (!settings.partition_function.empty()) options.leap_merge = false;
   std::unique_ptr<StructureResult> result = structure::analyze_structure(loaded.trace, options);
+  timer.mark("analysis (all passes)");
   write_structure(db, loaded, *result, settings);
+  timer.mark("write");
   return result->report;
 }
 
-void write_structure(Database& db, const LoadedCommTrace& loaded, const StructureResult& r,
+void write_structure(Database& db, LoadedCommTrace& loaded, const StructureResult& r,
                      const AnalysisSettings& settings) {
   const structure::CommTrace& in = loaded.trace;
-  const structure::CommTrace& t = r.trace;
   Transaction tx(db, "BEGIN IMMEDIATE");
   create_structure_tables(db);
 
   const std::int64_t step_slots = r.report.global_steps;
+  const int step_shift = choose_step_shift(in.op_count(), in.process_count, step_slots);
   std::vector<MetricTotals> per_step(static_cast<std::size_t>(std::max<std::int64_t>(step_slots, 0)));
   std::vector<MetricTotals> per_process(static_cast<std::size_t>(in.process_count));
   std::vector<PartitionTotals> per_partition(static_cast<std::size_t>(r.parts.count));
+  ViewTableFacts view_facts;
   {
-    std::vector<std::int64_t> message_of = first_message_of_ops(loaded);
-    std::vector<std::int64_t> collective_of = collective_of_input_ops(loaded);
-    BatchInserter rows(db, "comm_events", "", 16);
-    std::int64_t send_half_step = kSqlNull;
+    const std::vector<std::int32_t> message_of = first_message_of_ops(loaded);
+    view_facts = write_view_tables(db, loaded, r);  // the last reader of the messages
+    release_messages(loaded.trace);
+    CommEventBlockWriter blocks(db, step_shift);
+    std::int64_t send_half_step = kNullRef;
     for (OpIndex i = 0; i < in.op_count(); ++i) {
       auto ui = static_cast<std::size_t>(i);
       OpIndex a = r.op_of_input[ui];
@@ -153,18 +205,14 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
       const std::int32_t step = r.global_step(a);
       const std::int32_t part = r.parts.of_op[ua];
       if (is_split_send_half(in, i)) {
-        send_half_step = step;  // stored with the receive half, in the event's one row
+        send_half_step = step;  // stored with the receive half, in the event's one record
         continue;
       }
-      std::array<std::int64_t, 16> row{in.event_id[ui], in.process[ui], loaded.region[ui],
-                                       static_cast<std::int64_t>(in.kind[ui]), in.start[ui],
-                                       in.end[ui], part, step, r.step(a),
-                                       collective_of[ui] < 0 ? kSqlNull : collective_of[ui],
-                                       message_of[ui] < 0 ? kSqlNull : message_of[ui],
-                                       send_half_step, late, r.metrics.global_lateness(a), diff,
-                                       wait};
-      rows.add(row);
-      send_half_step = kSqlNull;
+      blocks.add({in.event_id[ui], in.process[ui], loaded.region[ui], static_cast<std::int32_t>(in.kind[ui]),
+                  in.start[ui], in.end[ui], part, step, r.step(a), stored_id(loaded.collective_id, r.metrics.collective_of(a)),
+                  stored_id(loaded.message_id, message_of[ui]),
+                  send_half_step, late, r.metrics.global_lateness(a), diff, wait});
+      send_half_step = kNullRef;
       const TimeNs duration = in.end[ui] - in.start[ui];
       per_step[static_cast<std::size_t>(step)].add(late, diff, wait, duration);
       per_process[static_cast<std::size_t>(in.process[ui])].add(late, diff, wait, duration);
@@ -174,10 +222,9 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
       pt.end = std::max(pt.end, in.end[ui]);
       pt.max_lateness = std::max(pt.max_lateness, late);
     }
-    rows.flush();
+    blocks.finish();
   }
   {
-    structure::PartitionRuns runs = structure::collect_runs(t, r.parts);
     BatchInserter rows(db, "partitions", "", 9);
     for (std::int32_t p = 0; p < r.parts.count; ++p) {
       auto up = static_cast<std::size_t>(p);
@@ -185,7 +232,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
       std::array<std::int64_t, 9> row{p, r.phases.of_partition[up],
                                       structure::comm_step(r.partition_offset[up]),
                                       structure::comm_step(r.partition_offset[up] + r.partition_width[up] - 1),
-                                      pt.ops, runs.first[up + 1] - runs.first[up],
+                                      pt.ops, r.partition_processes[up],
                                       pt.begin, pt.end, pt.max_lateness};
       rows.add(row);
     }
@@ -238,9 +285,8 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
     }
     procs.flush();
   }
-  db.exec("CREATE INDEX comm_events_by_step ON comm_events(step, process)");
-  write_meta_facts(db, r.report, settings, loaded.unmatched_messages);
-  write_view_tables(db, loaded, r);
+  write_meta_facts(db, r.report, settings, loaded.unmatched_messages, step_shift);
+  write_view_facts(db, view_facts);
   tx.commit();
 }
 
@@ -255,30 +301,29 @@ StoredStructure read_structure(Database& db, const structure::CommTrace& t) {
   s.global_lateness.assign(n, 0);
   s.diff_lateness.assign(n, 0);
   std::vector<char> seen(n, 0);
-  Statement q = db.prepare(
-      "SELECT event, partition, step, lateness_ns, global_lateness_ns, diff_lateness_ns, send_step"
-      " FROM comm_events");
-  while (q.step()) {
-    OpIndex op = op_of_event(t, q.column_int(0));
-    if (op == structure::kNoOp) {
-      ++s.rows_without_op;
-      continue;
+  scan_comm_events(db, [&](std::span<const CommEventRecord> batch) {
+    for (const CommEventRecord& e : batch) {
+      OpIndex op = op_of_event(t, e.event);
+      if (op == structure::kNoOp) {
+        ++s.rows_without_op;
+        continue;
+      }
+      if (is_split_send_half(t, op)) {
+        auto h = static_cast<std::size_t>(op);
+        seen[h] = 1;
+        s.partition[h] = static_cast<std::int32_t>(e.partition);
+        s.step[h] = e.send_step;  // kNullRef (-1) when missing
+        ++op;
+      }
+      auto i = static_cast<std::size_t>(op);
+      seen[i] = 1;
+      s.partition[i] = static_cast<std::int32_t>(e.partition);
+      s.step[i] = e.step;
+      s.lateness[i] = e.lateness_ns;
+      s.global_lateness[i] = e.global_lateness_ns;
+      s.diff_lateness[i] = e.diff_lateness_ns;
     }
-    if (is_split_send_half(t, op)) {
-      auto h = static_cast<std::size_t>(op);
-      seen[h] = 1;
-      s.partition[h] = static_cast<std::int32_t>(q.column_int(1));
-      s.step[h] = q.column_is_null(6) ? -1 : q.column_int(6);
-      ++op;
-    }
-    auto i = static_cast<std::size_t>(op);
-    seen[i] = 1;
-    s.partition[i] = static_cast<std::int32_t>(q.column_int(1));
-    s.step[i] = q.column_int(2);
-    s.lateness[i] = q.column_int(3);
-    s.global_lateness[i] = q.column_int(4);
-    s.diff_lateness[i] = q.column_int(5);
-  }
+  });
   s.ops_without_row = static_cast<std::int64_t>(std::count(seen.begin(), seen.end(), 0));
   return s;
 }

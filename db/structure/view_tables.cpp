@@ -12,29 +12,24 @@ namespace weft::db {
 
 namespace {
 
-// The largest lateness, global lateness, differential lateness and duration of
-// any analyzed op: the top of each color scale.
-void write_metric_ranges(Database& db, const structure::StructureResult& r) {
-  TimeNs late = 0, global = 0, diff = 0, duration = 0, wait = 0;
+// The largest lateness, global lateness, differential lateness, wait and
+// duration of any analyzed op: the top of each color scale.
+void find_metric_ranges(const structure::StructureResult& r, ViewTableFacts& f) {
   for (structure::OpIndex a = 0; a < r.trace.op_count(); ++a) {
     auto ua = static_cast<std::size_t>(a);
-    late = std::max(late, r.metrics.lateness(a));
-    global = std::max(global, r.metrics.global_lateness(a));
-    diff = std::max(diff, r.metrics.diff_lateness(a));
-    wait = std::max(wait, r.metrics.wait(a));
-    duration = std::max(duration, r.trace.end[ua] - r.trace.start[ua]);
+    f.max_lateness = std::max(f.max_lateness, r.metrics.lateness(a));
+    f.max_global_lateness = std::max(f.max_global_lateness, r.metrics.global_lateness(a));
+    f.max_diff_lateness = std::max(f.max_diff_lateness, r.metrics.diff_lateness(a));
+    f.max_wait = std::max(f.max_wait, r.metrics.wait(a));
+    f.max_duration = std::max(f.max_duration, r.trace.end[ua] - r.trace.start[ua]);
   }
-  write_meta_ints(db, {{"analysis_max_lateness_ns", late},
-                       {"analysis_max_global_lateness_ns", global},
-                       {"analysis_max_diff_lateness_ns", diff},
-                       {"analysis_max_wait_ns", wait},
-                       {"analysis_max_duration_ns", duration}});
 }
 
 }  // namespace
 
-void write_view_tables(Database& db, const LoadedCommTrace& loaded,
-                       const structure::StructureResult& r) {
+ViewTableFacts write_view_tables(Database& db, const LoadedCommTrace& loaded,
+                                 const structure::StructureResult& r) {
+  ViewTableFacts facts;
   const structure::CommTrace& in = loaded.trace;
   db.exec("DROP TABLE IF EXISTS message_steps");
   db.exec(
@@ -60,9 +55,19 @@ void write_view_tables(Database& db, const LoadedCommTrace& loaded,
     rows.flush();
   }
   db.exec("CREATE INDEX message_steps_by_send ON message_steps(send_step)");
-  write_meta_ints(db, {{"analysis_max_message_steps", max_span}});
-  write_metric_ranges(db, r);
+  facts.max_message_steps = max_span;
+  find_metric_ranges(r, facts);
   write_step_lod(db, loaded, r);
+  return facts;
+}
+
+void write_view_facts(Database& db, const ViewTableFacts& f) {
+  write_meta_ints(db, {{"analysis_max_message_steps", f.max_message_steps},
+                       {"analysis_max_lateness_ns", f.max_lateness},
+                       {"analysis_max_global_lateness_ns", f.max_global_lateness},
+                       {"analysis_max_diff_lateness_ns", f.max_diff_lateness},
+                       {"analysis_max_wait_ns", f.max_wait},
+                       {"analysis_max_duration_ns", f.max_duration}});
 }
 
 }  // namespace weft::db

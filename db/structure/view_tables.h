@@ -10,10 +10,18 @@
 
 namespace weft::db {
 
-// Creates and fills message_steps and writes the meta facts
-// analysis_max_message_steps and analysis_max_*_ns. Runs inside the caller's
-// transaction, after the analysis_ meta facts were replaced.
-void write_view_tables(Database& db, const LoadedCommTrace& loaded,
-                       const structure::StructureResult& result);
+// The meta facts of the view tables (analysis_max_message_steps,
+// analysis_max_*_ns), written after the other analysis_ facts.
+struct ViewTableFacts {
+  std::int64_t max_message_steps = 0;
+  TimeNs max_lateness = 0, max_global_lateness = 0, max_diff_lateness = 0, max_wait = 0, max_duration = 0;
+};
+
+// Creates and fills message_steps and step_lod inside the caller's
+// transaction. Needs the loaded trace's messages: call it before they are
+// released.
+ViewTableFacts write_view_tables(Database& db, const LoadedCommTrace& loaded,
+                                 const structure::StructureResult& result);
+void write_view_facts(Database& db, const ViewTableFacts& facts);
 
 }  // namespace weft::db
