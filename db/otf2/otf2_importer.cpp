@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <optional>
 
 #include "common/error.h"
 #include "common/region_kind.h"
+#include "otf2/collective_grouping.h"
 #include "otf2/message_matching.h"
 #include "otf2/otf2_definitions.h"
 #include "otf2/otf2_event_decoder.h"
@@ -17,7 +19,6 @@
 #include "otf2/otf2_process_layout.h"
 #include "store/atomic_output.h"
 #include "otf2/event_pipeline.h"
-#include "otf2/prefaulter.h"
 #include "store/batch_insert.h"
 #include "store/block_codec.h"
 #include "store/block_writer.h"
@@ -30,11 +31,19 @@ namespace {
 
 // The database is private to this process until the rename, so durability
 // and journaling buy nothing: a failed import deletes the file anyway.
+//
+// The page cache is small on purpose: the block inserts touch only the last
+// leaf of each (table, bucket) run and the interior pages, and a big cache
+// made the import slower (at 4,096 processes 64 MiB cost ~20% more CPU than
+// 4-8 MiB: first-touch faults of the cache memory, longer dirty-page lists
+// to walk at each spill; README "Limits"). The analysis that may follow on
+// this connection gets its bigger cache back (kAnalysisCachePragma).
 void apply_bulk_load_pragmas(Database& db) {
   db.exec(
       "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
-      "PRAGMA cache_size=-65536; PRAGMA temp.cache_size=-65536;");
+      "PRAGMA cache_size=-8192; PRAGMA temp.cache_size=-65536;");
 }
+constexpr const char* kAnalysisCachePragma = "PRAGMA cache_size=-65536;";
 
 std::string absolute_path(const std::string& path) {
   char* resolved = realpath(path.c_str(), nullptr);
@@ -162,11 +171,37 @@ void write_collectives(Database& db, const std::vector<CollectiveRow>& rows,
   collectives.flush();
 }
 
-std::string warn_unmatched(const MatchedMessages& m) {
-  return std::to_string(m.unmatched_sends) + " unmatched send(s) and " +
-         std::to_string(m.unmatched_recvs) +
+std::string warn_unmatched(std::uint64_t sends, std::uint64_t recvs) {
+  return std::to_string(sends) + " unmatched send(s) and " + std::to_string(recvs) +
          " unmatched receive(s) kept with NULLs on the missing side";
 }
+
+// Message blocks need the bucket shift. Without a trace length in the
+// definitions it is known only after the last location, so the messages
+// wait in memory until then.
+class MessageOutput {
+ public:
+  MessageOutput(Database& db, int shift) : db_(db) {
+    if (shift >= 0) writer_.emplace(db, shift);
+  }
+  void write(std::int64_t owner, std::span<MessageRecord> messages) {
+    if (writer_)
+      writer_->write(owner, messages);
+    else
+      staged_.insert(staged_.end(), messages.begin(), messages.end());
+  }
+  void finish(int shift) {
+    if (writer_) return;
+    writer_.emplace(db_, shift);
+    writer_->write_any(staged_);
+    staged_ = {};
+  }
+
+ private:
+  Database& db_;
+  std::optional<MessageBlockWriter> writer_;
+  std::vector<MessageRecord> staged_;
+};
 
 // WEFT_IMPORT_TIMING=1 prints the time of each import phase to stderr.
 class PhaseTimer {
@@ -232,43 +267,34 @@ ImportSummary import_otf2(const ImportOptions& options) {
     const int direct_shift =
         trace_length > 0 ? choose_block_shift(trace_length, events_per_process) : -1;
 
-    DecodedRecords decoded;
-    // Send and receive records: about one per four records in MPI codes;
-    // reserving up front avoids regrowing (and refaulting) a vector of
-    // hundreds of MB.
-    decoded.sends.reserve(progress.records_total / 8);
-    decoded.recvs.reserve(progress.records_total / 8);
+    DecodeTotals decoded;
     std::vector<ProcessCounts> counts(count);
     EventId next_event = 0;
     int max_level = 0;
     int shift = direct_shift;
-    decoded.collective_members.reserve(progress.records_total / 32);
+    // Filled on the writer thread (EventPipeline) as locations complete: the
+    // decoding thread only ever touches one location's records.
+    MessageOutput messages(db, direct_shift);
+    MessageMatcher matcher(layout.rank_process, first, count,
+                           [&messages](std::int64_t owner, std::span<MessageRecord> run) {
+                             messages.write(owner, run);
+                           });
+    BigVector<CollectiveMemberRecord> collective_members;
     {
-      // The writer thread faults in the record arrays ahead of the decoder.
-      Prefaulter prefaulter;
-      auto publish = [&prefaulter](std::size_t slot, const auto& records) {
-        using Record = typename std::decay_t<decltype(records)>::value_type;
-        prefaulter.publish(slot, records.data(), records.size() * sizeof(Record),
-                           records.capacity() * sizeof(Record));
-      };
-      auto publish_all = [&] {
-        publish(0, decoded.sends);
-        publish(1, decoded.recvs);
-        publish(2, decoded.collective_members);
-      };
-      publish_all();
-      EventPipeline pipeline(db, direct_shift, [&prefaulter] { prefaulter.populate_ahead(); });
-      ProcessIndex current = 0;
-      EventRowBuffer rows([&](std::span<const EventRow> batch) {
-        publish_all();
-        pipeline.add(current, batch);
+      EventPipeline pipeline(db, direct_shift, [&](ProcessIndex process, LocationRecords& records) {
+        matcher.add_process(process, records.sends, records.recvs);
+        collective_members.insert(collective_members.end(), records.collective_members.begin(),
+                                  records.collective_members.end());
       });
+      ProcessIndex current = 0;
+      LocationRecords records;
+      EventRowBuffer rows([&](std::vector<EventRow>& batch) { pipeline.add(current, batch); });
       for (size_t i = 0; i < count; ++i) {
         const ProcessInfo& info = layout.processes[first + i];
         current = static_cast<ProcessIndex>(first + i);
         std::uint64_t done_before = progress.records_done;
         LocationSummary s = decode_location(
-            archive, layout, current, next_event, ticks, decoded, rows,
+            archive, layout, current, next_event, ticks, decoded, records, rows,
             [&](std::uint64_t done) {
               progress.records_done = done_before + done;
               if (options.progress) options.progress(progress);
@@ -278,8 +304,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
                       "truncated event file: " + std::to_string(s.records) + " records, the definitions promise " +
                           std::to_string(info.expected_records));
         rows.flush();
-        publish_all();
-        pipeline.end_process(current);
+        pipeline.end_process(current, records);
         counts[i] = {next_event, s.events, s.records};
         next_event += s.events;
         progress.records_done = done_before + s.records;
@@ -294,16 +319,11 @@ ImportSummary import_otf2(const ImportOptions& options) {
     }
 
     write_processes(db, layout, first, counts);
-    MatchedMessages matched = match_messages(decoded.sends, decoded.recvs);
-    timer.mark("match messages");
-    MessageBlockWriter message_blocks(db, shift);
-    for_each_owner_messages(decoded.sends, decoded.recvs, matched,
-                            [&](std::int64_t owner, std::span<MessageRecord> messages) {
-                              message_blocks.write(owner, messages);
-                            });
-    timer.mark("message blocks");
-    std::vector<CollectiveRow> collectives = group_collectives(decoded.collective_members);
-    write_collectives(db, collectives, decoded.collective_members);
+    matcher.finish();
+    messages.finish(shift);
+    timer.mark("last messages");
+    std::vector<CollectiveRow> collectives = group_collectives(collective_members);
+    write_collectives(db, collectives, collective_members);
     timer.mark("collectives");
     create_indexes(db);
     timer.mark("indexes");
@@ -311,9 +331,9 @@ ImportSummary import_otf2(const ImportOptions& options) {
     summary.processes = count;
     summary.records = decoded.records;
     summary.events = static_cast<std::uint64_t>(next_event);
-    summary.messages = matched.count();
-    summary.unmatched_sends = matched.unmatched_sends;
-    summary.unmatched_recvs = matched.unmatched_recvs;
+    summary.messages = matcher.messages();
+    summary.unmatched_sends = matcher.unmatched_sends();
+    summary.unmatched_recvs = matcher.unmatched_recvs();
     summary.collectives = collectives.size();
     summary.unclosed_regions = decoded.unclosed_regions;
     summary.unknown_records = decoded.records - decoded.handled_records;
@@ -330,7 +350,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
     meta.put("trace_end_ns", summary.trace_end_ns);
     meta.put("bucket_shift", std::int64_t{shift});
     meta.put("max_level", std::int64_t{max_level});
-    meta.put("max_message_ns", matched.max_message_ns);
+    meta.put("max_message_ns", matcher.max_message_ns());
     meta.put("count_processes", summary.processes);
     meta.put("count_records", summary.records);
     meta.put("count_events", summary.events);
@@ -345,6 +365,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
     db.set_user_version(kSchemaVersion);
     timer.mark("commit");
     if (options.before_publish) {
+      db.exec(kAnalysisCachePragma);
       options.before_publish(db);
       timer.mark("before publish (analysis)");
     }
@@ -353,8 +374,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
   timer.mark("close, rename");
 
   if (summary.unmatched_sends || summary.unmatched_recvs)
-    summary.warnings.push_back(warn_unmatched(
-        MatchedMessages{{}, {}, summary.unmatched_sends, summary.unmatched_recvs, 0}));
+    summary.warnings.push_back(warn_unmatched(summary.unmatched_sends, summary.unmatched_recvs));
   if (summary.unclosed_regions)
     summary.warnings.push_back(std::to_string(summary.unclosed_regions) +
                                " region(s) never left, closed at their location's last timestamp");
