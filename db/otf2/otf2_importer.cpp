@@ -242,6 +242,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
     apply_bulk_load_pragmas(db);
     Transaction tx(db);
     create_tables(db);
+    create_indexes(db);
     write_regions(db, defs);
     write_communicators(db, layout);
 
@@ -325,8 +326,6 @@ ImportSummary import_otf2(const ImportOptions& options) {
     std::vector<CollectiveRow> collectives = group_collectives(collective_members);
     write_collectives(db, collectives, collective_members);
     timer.mark("collectives");
-    create_indexes(db);
-    timer.mark("indexes");
 
     summary.processes = count;
     summary.records = decoded.records;
