@@ -25,8 +25,9 @@ void EventPipeline::rethrow_if_failed() {
 
 void EventPipeline::push(Batch&& batch) {
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [this] { return queue_.size() < kQueueBatches || error_; });
+  changed_.wait(lock, [this] { return queued_records_ < kQueueRecords || error_; });
   rethrow_if_failed();
+  queued_records_ += batch.size();
   queue_.push_back(std::move(batch));
   lock.unlock();
   changed_.notify_all();
@@ -120,6 +121,7 @@ void EventPipeline::run() {
         if (queue_.empty()) return;  // stopped
         batch = std::move(queue_.front());
         queue_.pop_front();
+        queued_records_ -= batch.size();
       }
       changed_.notify_all();
       if (batch.end_of_input) return;

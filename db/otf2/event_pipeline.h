@@ -7,8 +7,9 @@
 // this thread gives to the importer's `ProcessRecordsSink` (message matching
 // and message blocks run here, not after the decoding).
 //
-// Memory stays bounded: at most kQueueBatches batches wait in the queue, and
-// a process's rows are written in pieces of at most kFlushEvents (each piece
+// Memory stays bounded: at most about kQueueRecords records (event rows and
+// the other records; ~50 MB) wait in the queue, and a process's rows are
+// written in pieces of at most kFlushEvents (each piece
 // becomes its own block parts). Batch vectors are recycled, not freed.
 // The exception is the staged mode (the trace length was not in the
 // definitions, so the bucket shift is unknown until the end): rows are kept
@@ -33,7 +34,10 @@ namespace weft::db {
 
 class EventPipeline {
  public:
-  static constexpr std::size_t kQueueBatches = 8;
+  // Deep enough that neither thread waits for the other's next time slice
+  // on a busy machine: a location is typically one or two small batches, and
+  // a queue of 8 batches made the two threads run in lockstep.
+  static constexpr std::size_t kQueueRecords = std::size_t{1} << 20;
   static constexpr std::size_t kFlushEvents = std::size_t{1} << 20;
 
   // Runs on the writer thread for each process, after its event rows.
@@ -66,6 +70,10 @@ class EventPipeline {
     bool end_of_input = false;
     std::vector<EventRecord> rows;
     LocationRecords records;  // with end_of_process
+    std::size_t size() const {
+      return rows.size() + records.sends.size() + records.recvs.size() +
+             records.collective_members.size();
+    }
   };
   void push(Batch&& batch);
   void run();
@@ -81,6 +89,7 @@ class EventPipeline {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<Batch> queue_;
+  std::size_t queued_records_ = 0;
   std::vector<std::vector<EventRecord>> free_rows_;  // recycled batch vectors
   std::vector<LocationRecords> free_records_;
   std::exception_ptr error_;
