@@ -142,20 +142,20 @@ void write_processes(Database& db, const ProcessLayout& layout, size_t first,
 std::int64_t or_null(std::int64_t v) { return v < 0 ? kSqlNull : v; }
 
 // One collectives row and one packed member block per instance.
-void write_collectives(Database& db, const std::vector<CollectiveRow>& rows,
+void write_collectives(Database& db, const GroupedCollectives& grouped,
                        const BigVector<CollectiveMemberRecord>& members) {
   BatchInserter collectives(db, "collectives", "", 7);
   Statement member_block = db.prepare("INSERT INTO collective_member_blocks VALUES(?1, ?2, ?3)");
   std::vector<PackedCollectiveMember> packed;
   std::vector<std::uint8_t> blob;
   std::int64_t id = 0;
-  for (const CollectiveRow& c : rows) {
+  for (const CollectiveRow& c : grouped.rows) {
     std::array<std::int64_t, 7> row{id, c.comm, c.region, or_null(c.root),
                                     c.begin_ns, c.end_ns, c.members};
     collectives.add(row);
     packed.clear();
     for (std::uint32_t k = 0; k < c.members; ++k) {
-      const CollectiveMemberRecord& m = members[c.first_member + k];
+      const CollectiveMemberRecord& m = members[grouped.member_order[c.first_member + k]];
       packed.push_back({{id, m.process, m.event < 0 ? kNullRef : m.event, m.start_ns, m.end_ns},
                         static_cast<std::int64_t>(m.bytes_sent),
                         static_cast<std::int64_t>(m.bytes_received)});
@@ -280,12 +280,11 @@ ImportSummary import_otf2(const ImportOptions& options) {
                            [&messages](std::int64_t owner, std::span<MessageRecord> run) {
                              messages.write(owner, run);
                            });
-    BigVector<CollectiveMemberRecord> collective_members;
+    CollectiveGrouper collectives;
     {
       EventPipeline pipeline(db, direct_shift, [&](ProcessIndex process, LocationRecords& records) {
         matcher.add_process(process, records.sends, records.recvs);
-        collective_members.insert(collective_members.end(), records.collective_members.begin(),
-                                  records.collective_members.end());
+        collectives.add(records.collective_members);
       });
       ProcessIndex current = 0;
       LocationRecords records;
@@ -323,8 +322,8 @@ ImportSummary import_otf2(const ImportOptions& options) {
     matcher.finish();
     messages.finish(shift);
     timer.mark("last messages");
-    std::vector<CollectiveRow> collectives = group_collectives(collective_members);
-    write_collectives(db, collectives, collective_members);
+    GroupedCollectives grouped = collectives.finish();
+    write_collectives(db, grouped, collectives.members());
     timer.mark("collectives");
 
     summary.processes = count;
@@ -333,7 +332,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
     summary.messages = matcher.messages();
     summary.unmatched_sends = matcher.unmatched_sends();
     summary.unmatched_recvs = matcher.unmatched_recvs();
-    summary.collectives = collectives.size();
+    summary.collectives = grouped.rows.size();
     summary.unclosed_regions = decoded.unclosed_regions;
     summary.unknown_records = decoded.records - decoded.handled_records;
     summary.trace_end_ns = decoded.trace_end_ns;
