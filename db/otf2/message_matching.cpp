@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "common/error.h"
+
 namespace weft::db {
 namespace {
 
@@ -29,7 +31,8 @@ void add_receive(MessageRecord& m, const RecvRecord& recv) {
   m.has_recv_ns = true;
 }
 
-// Hands `messages` to `sink` in runs of one owner; the records come grouped by owner.
+// Hands the messages make(i) builds from `records` to `sink`, one call per
+// owner; the records come grouped by owner.
 template <class Records, class Owner, class Make>
 void emit_by_owner(const Records& records, Owner owner_of, Make make,
                    std::vector<MessageRecord>& run, const MessageOwnerSink& sink) {
@@ -108,6 +111,8 @@ void MessageMatcher::rank_complete(ProcessIndex rank, ProcessIndex process) {
 void MessageMatcher::match_rank(ProcessIndex rank) {
   PendingRank& pending = ranks_[static_cast<std::size_t>(rank)];
   pending.matched = true;
+  if (pending.sends.size() >= UINT32_MAX || pending.recvs_from.size() >= UINT32_MAX)
+    throw Error("more than 2^32 messages from one rank: not supported");
   // Sort both sides by channel and MPI order, pair the k-th. A rank's sends
   // are in MPI order already (decoding order), so their position is the order.
   send_channels_.clear();
