@@ -4,8 +4,8 @@
 
 namespace weft::db {
 
-EventPipeline::EventPipeline(Database& db, int shift, std::function<void()> idle_work)
-    : db_(db), staged_(shift < 0), idle_work_(std::move(idle_work)) {
+EventPipeline::EventPipeline(Database& db, int shift, ProcessRecordsSink process_records)
+    : db_(db), staged_(shift < 0), process_records_(std::move(process_records)) {
   if (!staged_) writer_ = std::make_unique<EventBlockWriter>(db, shift);
   thread_ = std::thread([this] { run(); });
 }
@@ -25,32 +25,47 @@ void EventPipeline::rethrow_if_failed() {
 
 void EventPipeline::push(Batch&& batch) {
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [this] { return queue_.size() < kQueueBatches || error_; });
+  changed_.wait(lock, [this] { return queued_records_ < kQueueRecords || error_; });
   rethrow_if_failed();
+  queued_records_ += batch.size();
   queue_.push_back(std::move(batch));
   lock.unlock();
   changed_.notify_all();
 }
 
-void EventPipeline::add(ProcessIndex process, std::span<const EventRecord> rows) {
+namespace {
+
+// Swaps `taken` with a vector from `free` (or an empty one).
+template <class T>
+void take_swapping(T& taken, T& into, std::vector<T>& free) {
+  if (!free.empty()) {
+    into = std::move(free.back());
+    free.pop_back();
+  }
+  std::swap(taken, into);
+}
+
+}  // namespace
+
+void EventPipeline::add(ProcessIndex process, std::vector<EventRecord>& rows) {
   if (rows.empty()) return;
   Batch batch;
   batch.process = process;
   {
     std::lock_guard lock(mutex_);
-    if (!free_.empty()) {
-      batch.rows = std::move(free_.back());
-      free_.pop_back();
-    }
+    take_swapping(rows, batch.rows, free_rows_);
   }
-  batch.rows.assign(rows.begin(), rows.end());
   push(std::move(batch));
 }
 
-void EventPipeline::end_process(ProcessIndex process) {
+void EventPipeline::end_process(ProcessIndex process, LocationRecords& records) {
   Batch batch;
   batch.process = process;
   batch.end_of_process = true;
+  {
+    std::lock_guard lock(mutex_);
+    take_swapping(records, batch.records, free_records_);
+  }
   push(std::move(batch));
 }
 
@@ -106,18 +121,28 @@ void EventPipeline::run() {
         if (queue_.empty()) return;  // stopped
         batch = std::move(queue_.front());
         queue_.pop_front();
+        queued_records_ -= batch.size();
       }
       changed_.notify_all();
       if (batch.end_of_input) return;
       if (!batch.rows.empty()) {
-        pending_.insert(pending_.end(), batch.rows.begin(), batch.rows.end());
+        // Most processes fit one batch: take it whole instead of copying.
+        if (pending_.empty())
+          std::swap(pending_, batch.rows);
+        else
+          pending_.insert(pending_.end(), batch.rows.begin(), batch.rows.end());
         batch.rows.clear();
         std::lock_guard lock(mutex_);
-        free_.push_back(std::move(batch.rows));
+        free_rows_.push_back(std::move(batch.rows));
       }
       if (batch.end_of_process || (!staged_ && pending_.size() >= kFlushEvents))
         flush_pending(batch.process);
-      if (idle_work_) idle_work_();
+      if (batch.end_of_process) {
+        process_records_(batch.process, batch.records);
+        batch.records.clear();
+        std::lock_guard lock(mutex_);
+        free_records_.push_back(std::move(batch.records));
+      }
     }
   } catch (...) {
     {

@@ -2,10 +2,14 @@
 // The importer's second thread: the decoding thread hands event rows over in
 // batches through a bounded queue; this thread orders them, encodes them into
 // packed blocks and writes them into SQLite (EventBlockWriter), while the
-// decoder goes on with the next location.
+// decoder goes on with the next location. At the end of each location the
+// decoder also hands over its send, receive and collective records, which
+// this thread gives to the importer's `ProcessRecordsSink` (message matching
+// and message blocks run here, not after the decoding).
 //
-// Memory stays bounded: at most kQueueBatches batches wait in the queue, and
-// a process's rows are written in pieces of at most kFlushEvents (each piece
+// Memory stays bounded: at most about kQueueRecords records (event rows and
+// the other records; ~50 MB) wait in the queue, and a process's rows are
+// written in pieces of at most kFlushEvents (each piece
 // becomes its own block parts). Batch vectors are recycled, not freed.
 // The exception is the staged mode (the trace length was not in the
 // definitions, so the bucket shift is unknown until the end): rows are kept
@@ -21,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "otf2/otf2_event_decoder.h"
 #include "store/block_writer.h"
 #include "store/records.h"
 #include "store/sqlite.h"
@@ -29,22 +34,29 @@ namespace weft::db {
 
 class EventPipeline {
  public:
-  static constexpr std::size_t kQueueBatches = 8;
+  // Deep enough that neither thread waits for the other's next time slice
+  // on a busy machine: a location is typically one or two small batches, and
+  // a queue of 8 batches made the two threads run in lockstep.
+  static constexpr std::size_t kQueueRecords = std::size_t{1} << 20;
   static constexpr std::size_t kFlushEvents = std::size_t{1} << 20;
 
+  // Runs on the writer thread for each process, after its event rows.
+  using ProcessRecordsSink = std::function<void(ProcessIndex, LocationRecords&)>;
+
   // `shift` >= 0: write blocks as processes complete; < 0: staged (see above).
-  // `idle_work`, if set, runs on the writer thread after every batch.
-  EventPipeline(Database& db, int shift, std::function<void()> idle_work = {});
+  EventPipeline(Database& db, int shift, ProcessRecordsSink process_records);
   ~EventPipeline();
   EventPipeline(const EventPipeline&) = delete;
   EventPipeline& operator=(const EventPipeline&) = delete;
 
   // Decoding thread: rows of `process` (any number of calls per process, the
-  // processes one after the other). Blocks while the queue is full; rethrows
-  // the writer's error if it failed.
-  void add(ProcessIndex process, std::span<const EventRecord> rows);
-  // Decoding thread: no more rows of `process`.
-  void end_process(ProcessIndex process);
+  // processes one after the other). Takes the rows and leaves `rows` empty
+  // (a recycled vector). Blocks while the queue is full; rethrows the
+  // writer's error if it failed.
+  void add(ProcessIndex process, std::vector<EventRecord>& rows);
+  // Decoding thread: no more rows of `process`; takes its other records and
+  // leaves `records` empty (recycled vectors).
+  void end_process(ProcessIndex process, LocationRecords& records);
 
   // Waits until everything is written (in staged mode: writes it now with
   // `shift`); rethrows the writer's error. Returns the largest bucket level.
@@ -57,6 +69,11 @@ class EventPipeline {
     bool end_of_process = false;
     bool end_of_input = false;
     std::vector<EventRecord> rows;
+    LocationRecords records;  // with end_of_process
+    std::size_t size() const {
+      return rows.size() + records.sends.size() + records.recvs.size() +
+             records.collective_members.size();
+    }
   };
   void push(Batch&& batch);
   void run();
@@ -66,13 +83,15 @@ class EventPipeline {
 
   Database& db_;
   bool staged_;
-  std::function<void()> idle_work_;
+  ProcessRecordsSink process_records_;
   std::unique_ptr<EventBlockWriter> writer_;
 
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<Batch> queue_;
-  std::vector<std::vector<EventRecord>> free_;  // recycled batch vectors
+  std::size_t queued_records_ = 0;
+  std::vector<std::vector<EventRecord>> free_rows_;  // recycled batch vectors
+  std::vector<LocationRecords> free_records_;
   std::exception_ptr error_;
   bool stop_ = false;
 

@@ -8,35 +8,6 @@
 namespace weft::db {
 namespace {
 
-// Positions of `records` grouped by key(record) in 0..keys-1 (a stable
-// counting sort); records with a negative key are left out.
-template <class Records, class Key>
-std::vector<std::uint32_t> group_by(const Records& records, std::size_t keys, Key key,
-                                    std::vector<std::size_t>& first) {
-  first.assign(keys + 1, 0);
-  for (const auto& r : records)
-    if (key(r) >= 0) ++first[static_cast<std::size_t>(key(r)) + 1];
-  for (std::size_t k = 1; k <= keys; ++k) first[k] += first[k - 1];
-  std::vector<std::uint32_t> order(first[keys]);
-  std::vector<std::size_t> at(first.begin(), first.end() - 1);
-  for (std::size_t i = 0; i < records.size(); ++i)
-    if (key(records[i]) >= 0) order[at[static_cast<std::size_t>(key(records[i]))]++] = static_cast<std::uint32_t>(i);
-  return order;
-}
-
-// One side of a channel, for the per-rank sort: (receiver, comm, tag, MPI order).
-struct ChannelEntry {
-  ProcessIndex dst_rank;
-  std::uint32_t comm;
-  std::uint32_t tag;
-  std::uint64_t seq;
-  std::uint32_t index;
-  auto channel() const { return std::make_tuple(dst_rank, comm, tag); }
-  bool operator<(const ChannelEntry& o) const {
-    return std::tie(dst_rank, comm, tag, seq) < std::tie(o.dst_rank, o.comm, o.tag, o.seq);
-  }
-};
-
 MessageRecord from_send(const SendRecord& s, std::int64_t id) {
   return {id, s.src, s.dst_rank < 0 ? kNullRef : s.dst_rank, s.comm, s.tag,
           static_cast<std::int64_t>(s.bytes), s.send_event,
@@ -51,142 +22,177 @@ MessageRecord from_recv(const RecvRecord& r, std::int64_t id) {
           r.recv_event < 0 ? kNullRef : r.recv_event, 0, r.recv_ns, false, true};
 }
 
+// The receiving side completes a matched send's message.
+void add_receive(MessageRecord& m, const RecvRecord& recv) {
+  m.dst = recv.dst;
+  m.recv_post_event = recv.recv_post_event < 0 ? kNullRef : recv.recv_post_event;
+  m.recv_event = recv.recv_event < 0 ? kNullRef : recv.recv_event;
+  m.recv_ns = recv.recv_ns;
+  m.has_recv_ns = true;
+}
+
+// Hands the messages make(i) builds from `records` to `sink`, one call per
+// owner; the records come grouped by owner.
+template <class Records, class Owner, class Make>
+void emit_by_owner(const Records& records, Owner owner_of, Make make,
+                   std::vector<MessageRecord>& run, const MessageOwnerSink& sink) {
+  for (std::size_t i = 0; i < records.size();) {
+    std::int64_t owner = owner_of(records[i]);
+    run.clear();
+    for (; i < records.size() && owner_of(records[i]) == owner; ++i) run.push_back(make(i));
+    sink(owner, run);
+  }
+}
+
 }  // namespace
 
-MatchedMessages match_messages(const BigVector<SendRecord>& sends,
-                               const BigVector<RecvRecord>& recvs) {
-  if (sends.size() >= UINT32_MAX || recvs.size() >= UINT32_MAX)
-    throw Error("more than 2^32 messages: not supported");
-  MatchedMessages out;
-  out.recv_of_send.assign(sends.size(), -1);
-  std::vector<std::uint8_t> recv_matched(recvs.size(), 0);
-
-  std::size_t ranks = 0;
-  for (const SendRecord& s : sends) ranks = std::max(ranks, static_cast<std::size_t>(s.src_rank + 1));
-  for (const RecvRecord& r : recvs) ranks = std::max(ranks, static_cast<std::size_t>(std::max(r.src_rank, 0) + 1));
-  std::vector<std::size_t> send_first, recv_first;
-  std::vector<std::uint32_t> send_order =
-      group_by(sends, ranks, [](const SendRecord& s) { return s.src_rank; }, send_first);
-  std::vector<std::uint32_t> recv_order =
-      group_by(recvs, ranks, [](const RecvRecord& r) { return r.src_rank; }, recv_first);
-
-  // Per sending rank: sort both sides by channel and MPI order, pair the k-th.
-  // Sends of one rank are in record order already (seq grows through the import).
-  std::vector<ChannelEntry> local_sends, local_recvs;
-  for (std::size_t rank = 0; rank < ranks; ++rank) {
-    local_sends.clear();
-    local_recvs.clear();
-    for (std::size_t k = send_first[rank]; k < send_first[rank + 1]; ++k) {
-      const SendRecord& s = sends[send_order[k]];
-      local_sends.push_back({s.dst_rank, s.comm, s.tag, s.seq, send_order[k]});
-    }
-    for (std::size_t k = recv_first[rank]; k < recv_first[rank + 1]; ++k) {
-      const RecvRecord& r = recvs[recv_order[k]];
-      local_recvs.push_back({r.dst_rank, r.comm, r.tag, r.seq, recv_order[k]});
-    }
-    std::sort(local_sends.begin(), local_sends.end());
-    std::sort(local_recvs.begin(), local_recvs.end());
-    std::size_t i = 0, j = 0;
-    while (i < local_sends.size() && j < local_recvs.size()) {
-      auto cs = local_sends[i].channel(), cr = local_recvs[j].channel();
-      if (cs < cr) {
-        ++i;
-      } else if (cr < cs) {
-        ++j;
-      } else {
-        const SendRecord& s = sends[local_sends[i].index];
-        const RecvRecord& r = recvs[local_recvs[j].index];
-        out.recv_of_send[local_sends[i].index] = local_recvs[j].index;
-        recv_matched[local_recvs[j].index] = 1;
-        out.max_message_ns = std::max(out.max_message_ns, r.recv_ns - s.send_ns);
-        ++i;
-        ++j;
-      }
-    }
-  }
-  for (std::int64_t r : out.recv_of_send) out.unmatched_sends += r < 0;
-  for (std::size_t j = 0; j < recvs.size(); ++j)
-    if (!recv_matched[j]) out.receive_only.push_back(static_cast<std::int64_t>(j));
-  out.unmatched_recvs = out.receive_only.size();
-  // Receive-only messages are owned by their receiver, in receive-time order.
-  std::stable_sort(out.receive_only.begin(), out.receive_only.end(),
-                   [&recvs](std::int64_t a, std::int64_t b) {
-                     const RecvRecord& x = recvs[static_cast<std::size_t>(a)];
-                     const RecvRecord& y = recvs[static_cast<std::size_t>(b)];
-                     return x.dst != y.dst ? x.dst < y.dst : x.recv_ns < y.recv_ns;
-                   });
-  return out;
+template <class T>
+void MessageMatcher::Spare<T>::give(std::vector<T>& v) {
+  if (v.capacity() == 0) return;
+  v.clear();
+  vectors.push_back(std::move(v));
+  v = {};
 }
 
-void for_each_owner_messages(const BigVector<SendRecord>& sends, const BigVector<RecvRecord>& recvs,
-                             const MatchedMessages& matched, const MessageOwnerSink& sink) {
-  std::vector<MessageRecord> run;
-  auto flush = [&](std::int64_t owner) {
-    if (!run.empty()) sink(owner, run);
-    run.clear();
-  };
-  std::int64_t owner = -2;
-  for (std::size_t i = 0; i < sends.size(); ++i) {
-    const SendRecord& s = sends[i];
-    if (s.src != owner) {
-      flush(owner);
-      owner = s.src;
-    }
-    MessageRecord m = from_send(s, static_cast<std::int64_t>(i));
-    std::int64_t r = matched.recv_of_send[i];
-    if (r >= 0) {
-      const RecvRecord& recv = recvs[static_cast<std::size_t>(r)];
-      m.dst = recv.dst;
-      m.recv_post_event = recv.recv_post_event < 0 ? kNullRef : recv.recv_post_event;
-      m.recv_event = recv.recv_event < 0 ? kNullRef : recv.recv_event;
-      m.recv_ns = recv.recv_ns;
-      m.has_recv_ns = true;
-    }
-    run.push_back(m);
-  }
-  flush(owner);
-  owner = -2;
-  auto id = static_cast<std::int64_t>(sends.size());
-  for (std::int64_t j : matched.receive_only) {
-    const RecvRecord& r = recvs[static_cast<std::size_t>(j)];
-    if (r.dst != owner) {
-      flush(owner);
-      owner = r.dst;
-    }
-    run.push_back(from_recv(r, id++));
-  }
-  flush(owner);
+template <class T>
+void MessageMatcher::Spare<T>::prepare(std::vector<T>& v) {
+  if (v.capacity() != 0 || vectors.empty()) return;
+  v = std::move(vectors.back());
+  vectors.pop_back();
 }
 
-std::vector<CollectiveRow> group_collectives(BigVector<CollectiveMemberRecord>& members) {
-  auto key = [](const CollectiveMemberRecord& m) {
-    return std::make_tuple(m.comm, m.owner, m.instance, m.process);
-  };
-  std::sort(members.begin(), members.end(),
-            [&](const CollectiveMemberRecord& a, const CollectiveMemberRecord& b) {
-              return key(a) < key(b);
-            });
-  std::vector<CollectiveRow> rows;
-  for (size_t i = 0; i < members.size();) {
-    const CollectiveMemberRecord& first = members[i];
-    CollectiveRow row{first.comm, first.region, first.root, first.start_ns, first.end_ns,
-                      static_cast<std::uint32_t>(i), 0};
-    size_t j = i;
-    for (; j < members.size() && members[j].comm == first.comm && members[j].owner == first.owner &&
-           members[j].instance == first.instance;
-         ++j) {
-      row.begin_ns = std::min(row.begin_ns, members[j].start_ns);
-      row.end_ns = std::max(row.end_ns, members[j].end_ns);
-      if (row.root < 0) row.root = members[j].root;
+MessageMatcher::MessageMatcher(std::span<const ProcessIndex> rank_process, std::size_t first,
+                               std::size_t count, MessageOwnerSink sink)
+    : rank_process_(rank_process),
+      sink_(std::move(sink)),
+      last_process_of_rank_(rank_process.size(), -1),
+      ranks_(rank_process.size()) {
+  for (std::size_t p = first; p < first + count; ++p)
+    last_process_of_rank_[static_cast<std::size_t>(rank_process[p])] = static_cast<ProcessIndex>(p);
+}
+
+void MessageMatcher::add_process(ProcessIndex process, std::span<const SendRecord> sends,
+                                 std::span<const RecvRecord> recvs) {
+  const ProcessIndex rank = rank_process_[static_cast<std::size_t>(process)];
+  PendingRank& own = ranks_[static_cast<std::size_t>(rank)];
+  if (!sends.empty()) spare_sends_.prepare(own.sends);
+  for (const SendRecord& s : sends) own.sends.push_back({s, static_cast<std::int64_t>(sends_seen_++)});
+
+  for (const RecvRecord& r : recvs) {
+    // No sender, or the sender was matched already: it never sent to this
+    // rank (it was matched only after all its receivers were complete).
+    if (r.src_rank < 0 || ranks_[static_cast<std::size_t>(r.src_rank)].matched) {
+      receive_only_.push_back(r);
+      continue;
     }
-    row.members = static_cast<std::uint32_t>(j - i);
-    rows.push_back(row);
-    i = j;
+    std::vector<RecvRecord>& from = ranks_[static_cast<std::size_t>(r.src_rank)].recvs_from;
+    spare_recvs_.prepare(from);
+    from.push_back(r);
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const CollectiveRow& a, const CollectiveRow& b) {
-    return a.begin_ns < b.begin_ns;
+
+  if (last_process_of_rank_[static_cast<std::size_t>(rank)] == process) rank_complete(rank, process);
+  while (!waiting_.empty() && waiting_.top().first <= process) {
+    ProcessIndex ready = waiting_.top().second;
+    waiting_.pop();
+    match_rank(ready);
+  }
+}
+
+// A rank's own sends are all known: it waits for the last of its receivers.
+void MessageMatcher::rank_complete(ProcessIndex rank, ProcessIndex process) {
+  ProcessIndex ready_after = process;
+  for (const IdentifiedSend& s : ranks_[static_cast<std::size_t>(rank)].sends)
+    if (s.send.dst_rank >= 0)
+      ready_after =
+          std::max(ready_after, last_process_of_rank_[static_cast<std::size_t>(s.send.dst_rank)]);
+  waiting_.push({ready_after, rank});
+}
+
+void MessageMatcher::match_rank(ProcessIndex rank) {
+  PendingRank& pending = ranks_[static_cast<std::size_t>(rank)];
+  pending.matched = true;
+  if (pending.sends.size() >= UINT32_MAX || pending.recvs_from.size() >= UINT32_MAX)
+    throw Error("more than 2^32 messages from one rank: not supported");
+  // Sort both sides by channel and MPI order, pair the k-th. A rank's sends
+  // are in MPI order already (decoding order), so their position is the order.
+  send_channels_.clear();
+  for (std::size_t i = 0; i < pending.sends.size(); ++i) {
+    const SendRecord& s = pending.sends[i].send;
+    send_channels_.push_back({s.dst_rank, s.comm, s.tag, i, static_cast<std::uint32_t>(i)});
+  }
+  recv_channels_.clear();
+  for (std::size_t j = 0; j < pending.recvs_from.size(); ++j) {
+    const RecvRecord& r = pending.recvs_from[j];
+    recv_channels_.push_back({rank_process_[static_cast<std::size_t>(r.dst)], r.comm, r.tag, r.seq,
+                              static_cast<std::uint32_t>(j)});
+  }
+  std::sort(send_channels_.begin(), send_channels_.end());
+  std::sort(recv_channels_.begin(), recv_channels_.end());
+
+  recv_of_send_.assign(pending.sends.size(), -1);
+  recv_matched_.assign(pending.recvs_from.size(), 0);
+  auto channel = [](const ChannelEntry& e) { return std::tie(e.dst_rank, e.comm, e.tag); };
+  for (std::size_t i = 0, j = 0; i < send_channels_.size() && j < recv_channels_.size();) {
+    const ChannelEntry& s = send_channels_[i];
+    const ChannelEntry& r = recv_channels_[j];
+    if (channel(s) < channel(r)) {
+      ++i;
+    } else if (channel(r) < channel(s)) {
+      ++j;
+    } else {
+      recv_of_send_[s.index] = r.index;
+      recv_matched_[r.index] = 1;
+      ++i;
+      ++j;
+    }
+  }
+
+  emit_sends(pending, recv_of_send_);
+  for (std::size_t j = 0; j < pending.recvs_from.size(); ++j)
+    if (!recv_matched_[j]) receive_only_.push_back(pending.recvs_from[j]);
+  spare_sends_.give(pending.sends);
+  spare_recvs_.give(pending.recvs_from);
+}
+
+// The rank's sends as messages, one sink call per sending process (a rank's
+// processes were added one after the other, so each owner's sends are contiguous).
+void MessageMatcher::emit_sends(const PendingRank& pending,
+                                std::span<const std::int64_t> recv_of_send) {
+  emit_by_owner(
+      pending.sends, [](const IdentifiedSend& s) { return static_cast<std::int64_t>(s.send.src); },
+      [&](std::size_t i) {
+        const SendRecord& s = pending.sends[i].send;
+        MessageRecord m = from_send(s, pending.sends[i].id);
+        std::int64_t r = recv_of_send[i];
+        if (r < 0) {
+          ++unmatched_sends_;
+          return m;
+        }
+        const RecvRecord& recv = pending.recvs_from[static_cast<std::size_t>(r)];
+        add_receive(m, recv);
+        max_message_ns_ = std::max(max_message_ns_, recv.recv_ns - s.send_ns);
+        return m;
+      },
+      run_, sink_);
+}
+
+void MessageMatcher::finish() {
+  for (std::size_t rank = 0; rank < ranks_.size(); ++rank)
+    if (!ranks_[rank].matched) match_rank(static_cast<ProcessIndex>(rank));
+  while (!waiting_.empty()) waiting_.pop();
+
+  // Receive-only messages are owned by their receiver, in receive-time order
+  // (the posting order breaks ties: it is unique per receiver).
+  std::sort(receive_only_.begin(), receive_only_.end(), [](const RecvRecord& a, const RecvRecord& b) {
+    return std::tie(a.dst, a.recv_ns, a.seq) < std::tie(b.dst, b.recv_ns, b.seq);
   });
-  return rows;
+  unmatched_recvs_ = receive_only_.size();
+  const auto first_id = static_cast<std::int64_t>(sends_seen_);
+  emit_by_owner(
+      receive_only_, [](const RecvRecord& r) { return static_cast<std::int64_t>(r.dst); },
+      [&](std::size_t j) { return from_recv(receive_only_[j], first_id + static_cast<std::int64_t>(j)); },
+      run_, sink_);
+  receive_only_.clear();
 }
 
 }  // namespace weft::db

@@ -13,8 +13,9 @@ struct Frame {
   TimeNs start_ns;
   EventId id;
   std::uint32_t region;
-  // Index into collective_members of a collective whose end record fell in
-  // this region instance: its end_ns is the region's end, known at the Leave.
+  // Index into the location's collective_members of a collective whose end
+  // record fell in this region instance: its end_ns is the region's end,
+  // known at the Leave.
   std::int64_t collective_member;
 };
 
@@ -58,13 +59,14 @@ class RequestTable {
 class LocationDecoder {
  public:
   LocationDecoder(const ProcessLayout& layout, ProcessIndex process, EventId first_event,
-                  const TickConverter& ticks, DecodedRecords& out, EventRowBuffer& rows)
+                  const TickConverter& ticks, DecodeTotals& totals, LocationRecords& out,
+                  EventRowBuffer& rows)
       : layout_(layout),
         process_(process),
-        rank_process_(layout.rank_process[static_cast<size_t>(process)]),
         next_event_(first_event),
         first_event_(first_event),
         ticks_(ticks),
+        totals_(totals),
         out_(out),
         rows_(rows) {
     stack_.reserve(64);
@@ -75,7 +77,7 @@ class LocationDecoder {
   // Closes regions still open at the location's last timestamp.
   void finish() {
     while (!stack_.empty()) {
-      ++out_.unclosed_regions;
+      ++totals_.unclosed_regions;
       leave_top(last_ns_);
     }
   }
@@ -94,8 +96,8 @@ class LocationDecoder {
     }
     last_ticks_ = ticks;
     last_ns_ = ticks_.to_ns(ticks);
-    if (last_ns_ > out_.trace_end_ns) out_.trace_end_ns = last_ns_;
-    ++out_.handled_records;
+    if (last_ns_ > totals_.trace_end_ns) totals_.trace_end_ns = last_ns_;
+    ++totals_.handled_records;
     return true;
   }
   EventId current_event() const { return stack_.empty() ? -1 : stack_.back().id; }
@@ -109,12 +111,18 @@ class LocationDecoder {
     stack_.pop_back();
   }
 
-  ProcessIndex translate(std::uint32_t comm, std::uint32_t rank) const {
-    ProcessIndex p = layout_.process_of(comm, rank, process_);
+  ProcessIndex translate(std::uint32_t comm, std::uint32_t rank) {
+    // Codes send on one or two communicators: remembering the last one saves
+    // a hash lookup per message.
+    if (comm != last_comm_ref_) {
+      last_comm_ref_ = comm;
+      last_comm_ = layout_.find_comm(comm);
+    }
+    ProcessIndex p = ProcessLayout::process_of(last_comm_, rank, process_);
     return p < 0 ? -1 : layout_.rank_process[static_cast<size_t>(p)];
   }
 
-  std::uint64_t seq() const { return out_.handled_records; }
+  std::uint64_t seq() const { return totals_.handled_records; }
 
   static LocationDecoder& self(void* user) { return *static_cast<LocationDecoder*>(user); }
   static OTF2_CallbackCode status(bool ok) {
@@ -136,21 +144,21 @@ class LocationDecoder {
     // Score-P nests properly; a Leave with nothing open (tracing switched on
     // inside a region) has no start and is counted, not stored.
     if (d.stack_.empty())
-      ++d.out_.unmatched_leaves;
+      ++d.totals_.unmatched_leaves;
     else
       d.leave_top(d.last_ns_);
     return OTF2_CALLBACK_SUCCESS;
   }
 
   void add_send(OTF2_CommRef comm, uint32_t receiver, uint32_t tag, uint64_t bytes) {
-    out_.sends.push_back({seq(), rank_process_, translate(comm, receiver), comm, tag, process_,
-                          bytes, current_event(), -1, last_ns_});
+    out_.sends.push_back(
+        {process_, translate(comm, receiver), comm, tag, bytes, current_event(), -1, last_ns_});
   }
 
   void add_recv(OTF2_CommRef comm, uint32_t sender, uint32_t tag, uint64_t bytes,
                 EventId post_event, std::uint64_t post_seq) {
-    out_.recvs.push_back({post_seq, translate(comm, sender), rank_process_, comm, tag, process_,
-                          bytes, post_event, current_event(), last_ns_});
+    out_.recvs.push_back({post_seq, translate(comm, sender), process_, comm, tag, bytes,
+                          post_event, current_event(), last_ns_});
   }
 
   static OTF2_CallbackCode on_send(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
@@ -256,16 +264,18 @@ class LocationDecoder {
 
   const ProcessLayout& layout_;
   ProcessIndex process_;
-  ProcessIndex rank_process_;
   EventId next_event_;
   EventId first_event_;
   const TickConverter& ticks_;
-  DecodedRecords& out_;
+  DecodeTotals& totals_;
+  LocationRecords& out_;
   EventRowBuffer& rows_;
   std::vector<Frame> stack_;
   RequestTable<size_t> open_isends_;
   RequestTable<PendingIrecv> open_irecvs_;
   std::unordered_map<std::uint32_t, std::uint64_t> collectives_on_comm_;
+  std::uint32_t last_comm_ref_ = OTF2_UNDEFINED_COMM;
+  const CommInfo* last_comm_ = nullptr;
   OTF2_TimeStamp last_ticks_ = 0;
   TimeNs last_ns_ = 0;
   TimeNs collective_begin_ns_ = -1;  // -1: no MpiCollectiveBegin pending
@@ -294,10 +304,11 @@ LocationDecoder::callbacks() {
 
 LocationSummary decode_location(const Otf2Archive& archive, const ProcessLayout& layout,
                                 ProcessIndex process, EventId first_event,
-                                const TickConverter& ticks, DecodedRecords& out,
-                                EventRowBuffer& rows, const ChunkProgress& progress) {
+                                const TickConverter& ticks, DecodeTotals& totals,
+                                LocationRecords& records, EventRowBuffer& rows,
+                                const ChunkProgress& progress) {
   const ProcessInfo& info = layout.processes[static_cast<size_t>(process)];
-  LocationDecoder decoder(layout, process, first_event, ticks, out, rows);
+  LocationDecoder decoder(layout, process, first_event, ticks, totals, records, rows);
   auto callbacks = LocationDecoder::callbacks();
   LocationSummary summary;
   summary.records = read_location_events(archive, info.location_ref, callbacks.get(), &decoder,
@@ -311,7 +322,7 @@ LocationSummary decode_location(const Otf2Archive& archive, const ProcessLayout&
                     " (" + info.name + "): " + std::to_string(decoder.bad_ticks()) + " after " +
                     std::to_string(decoder.previous_ticks()));
   decoder.finish();
-  out.records += summary.records;
+  totals.records += summary.records;
   summary.events = decoder.events();
   return summary;
 }

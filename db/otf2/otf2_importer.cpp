@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <optional>
 
 #include "common/error.h"
 #include "common/phase_timer.h"
 #include "common/region_kind.h"
+#include "otf2/collective_grouping.h"
 #include "otf2/message_matching.h"
 #include "otf2/otf2_definitions.h"
 #include "otf2/otf2_event_decoder.h"
@@ -18,7 +20,6 @@
 #include "otf2/otf2_process_layout.h"
 #include "store/atomic_output.h"
 #include "otf2/event_pipeline.h"
-#include "otf2/prefaulter.h"
 #include "store/batch_insert.h"
 #include "store/block_codec.h"
 #include "store/block_writer.h"
@@ -31,11 +32,19 @@ namespace {
 
 // The database is private to this process until the rename, so durability
 // and journaling buy nothing: a failed import deletes the file anyway.
+//
+// The page cache is small on purpose: the block inserts touch only the last
+// leaf of each (table, bucket) run and the interior pages, and a big cache
+// made the import slower (at 4,096 processes 64 MiB cost ~20% more CPU than
+// 4-8 MiB: first-touch faults of the cache memory, longer dirty-page lists
+// to walk at each spill; README "Limits"). The analysis that may follow on
+// this connection gets its bigger cache back (kAnalysisCachePragma).
 void apply_bulk_load_pragmas(Database& db) {
   db.exec(
       "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
-      "PRAGMA cache_size=-65536; PRAGMA temp.cache_size=-65536;");
+      "PRAGMA cache_size=-8192; PRAGMA temp.cache_size=-65536;");
 }
+constexpr const char* kAnalysisCachePragma = "PRAGMA cache_size=-65536;";
 
 std::string absolute_path(const std::string& path) {
   char* resolved = realpath(path.c_str(), nullptr);
@@ -134,20 +143,20 @@ void write_processes(Database& db, const ProcessLayout& layout, size_t first,
 std::int64_t or_null(std::int64_t v) { return v < 0 ? kSqlNull : v; }
 
 // One collectives row and one packed member block per instance.
-void write_collectives(Database& db, const std::vector<CollectiveRow>& rows,
+void write_collectives(Database& db, const GroupedCollectives& grouped,
                        const BigVector<CollectiveMemberRecord>& members) {
   BatchInserter collectives(db, "collectives", "", 7);
   Statement member_block = db.prepare("INSERT INTO collective_member_blocks VALUES(?1, ?2, ?3)");
   std::vector<PackedCollectiveMember> packed;
   std::vector<std::uint8_t> blob;
   std::int64_t id = 0;
-  for (const CollectiveRow& c : rows) {
+  for (const CollectiveRow& c : grouped.rows) {
     std::array<std::int64_t, 7> row{id, c.comm, c.region, or_null(c.root),
                                     c.begin_ns, c.end_ns, c.members};
     collectives.add(row);
     packed.clear();
     for (std::uint32_t k = 0; k < c.members; ++k) {
-      const CollectiveMemberRecord& m = members[c.first_member + k];
+      const CollectiveMemberRecord& m = members[grouped.member_order[c.first_member + k]];
       packed.push_back({{id, m.process, m.event < 0 ? kNullRef : m.event, m.start_ns, m.end_ns},
                         static_cast<std::int64_t>(m.bytes_sent),
                         static_cast<std::int64_t>(m.bytes_received)});
@@ -163,11 +172,37 @@ void write_collectives(Database& db, const std::vector<CollectiveRow>& rows,
   collectives.flush();
 }
 
-std::string warn_unmatched(const MatchedMessages& m) {
-  return std::to_string(m.unmatched_sends) + " unmatched send(s) and " +
-         std::to_string(m.unmatched_recvs) +
+std::string warn_unmatched(std::uint64_t sends, std::uint64_t recvs) {
+  return std::to_string(sends) + " unmatched send(s) and " + std::to_string(recvs) +
          " unmatched receive(s) kept with NULLs on the missing side";
 }
+
+// Message blocks need the bucket shift. Without a trace length in the
+// definitions it is known only after the last location, so the messages
+// wait in memory until then.
+class MessageOutput {
+ public:
+  MessageOutput(Database& db, int shift) : db_(db) {
+    if (shift >= 0) writer_.emplace(db, shift);
+  }
+  void write(std::int64_t owner, std::span<MessageRecord> messages) {
+    if (writer_)
+      writer_->write(owner, messages);
+    else
+      staged_.insert(staged_.end(), messages.begin(), messages.end());
+  }
+  void finish(int shift) {
+    if (writer_) return;
+    writer_.emplace(db_, shift);
+    writer_->write_any(staged_);
+    staged_ = {};
+  }
+
+ private:
+  Database& db_;
+  std::optional<MessageBlockWriter> writer_;
+  std::vector<MessageRecord> staged_;
+};
 
 }  // namespace
 
@@ -192,6 +227,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
     apply_bulk_load_pragmas(db);
     Transaction tx(db);
     create_tables(db);
+    create_indexes(db);
     write_regions(db, defs);
     write_communicators(db, layout);
 
@@ -217,43 +253,33 @@ ImportSummary import_otf2(const ImportOptions& options) {
     const int direct_shift =
         trace_length > 0 ? choose_block_shift(trace_length, events_per_process) : -1;
 
-    DecodedRecords decoded;
-    // Send and receive records: about one per four records in MPI codes;
-    // reserving up front avoids regrowing (and refaulting) a vector of
-    // hundreds of MB.
-    decoded.sends.reserve(progress.records_total / 8);
-    decoded.recvs.reserve(progress.records_total / 8);
+    DecodeTotals decoded;
     std::vector<ProcessCounts> counts(count);
     EventId next_event = 0;
     int max_level = 0;
     int shift = direct_shift;
-    decoded.collective_members.reserve(progress.records_total / 32);
+    // Filled on the writer thread (EventPipeline) as locations complete: the
+    // decoding thread only ever touches one location's records.
+    MessageOutput messages(db, direct_shift);
+    MessageMatcher matcher(layout.rank_process, first, count,
+                           [&messages](std::int64_t owner, std::span<MessageRecord> run) {
+                             messages.write(owner, run);
+                           });
+    CollectiveGrouper collectives;
     {
-      // The writer thread faults in the record arrays ahead of the decoder.
-      Prefaulter prefaulter;
-      auto publish = [&prefaulter](std::size_t slot, const auto& records) {
-        using Record = typename std::decay_t<decltype(records)>::value_type;
-        prefaulter.publish(slot, records.data(), records.size() * sizeof(Record),
-                           records.capacity() * sizeof(Record));
-      };
-      auto publish_all = [&] {
-        publish(0, decoded.sends);
-        publish(1, decoded.recvs);
-        publish(2, decoded.collective_members);
-      };
-      publish_all();
-      EventPipeline pipeline(db, direct_shift, [&prefaulter] { prefaulter.populate_ahead(); });
-      ProcessIndex current = 0;
-      EventRowBuffer rows([&](std::span<const EventRow> batch) {
-        publish_all();
-        pipeline.add(current, batch);
+      EventPipeline pipeline(db, direct_shift, [&](ProcessIndex process, LocationRecords& records) {
+        matcher.add_process(process, records.sends, records.recvs);
+        collectives.add(records.collective_members);
       });
+      ProcessIndex current = 0;
+      LocationRecords records;
+      EventRowBuffer rows([&](std::vector<EventRow>& batch) { pipeline.add(current, batch); });
       for (size_t i = 0; i < count; ++i) {
         const ProcessInfo& info = layout.processes[first + i];
         current = static_cast<ProcessIndex>(first + i);
         std::uint64_t done_before = progress.records_done;
         LocationSummary s = decode_location(
-            archive, layout, current, next_event, ticks, decoded, rows,
+            archive, layout, current, next_event, ticks, decoded, records, rows,
             [&](std::uint64_t done) {
               progress.records_done = done_before + done;
               if (options.progress) options.progress(progress);
@@ -263,8 +289,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
                       "truncated event file: " + std::to_string(s.records) + " records, the definitions promise " +
                           std::to_string(info.expected_records));
         rows.flush();
-        publish_all();
-        pipeline.end_process(current);
+        pipeline.end_process(current, records);
         counts[i] = {next_event, s.events, s.records};
         next_event += s.events;
         progress.records_done = done_before + s.records;
@@ -279,27 +304,20 @@ ImportSummary import_otf2(const ImportOptions& options) {
     }
 
     write_processes(db, layout, first, counts);
-    MatchedMessages matched = match_messages(decoded.sends, decoded.recvs);
-    timer.mark("match messages");
-    MessageBlockWriter message_blocks(db, shift);
-    for_each_owner_messages(decoded.sends, decoded.recvs, matched,
-                            [&](std::int64_t owner, std::span<MessageRecord> messages) {
-                              message_blocks.write(owner, messages);
-                            });
-    timer.mark("message blocks");
-    std::vector<CollectiveRow> collectives = group_collectives(decoded.collective_members);
-    write_collectives(db, collectives, decoded.collective_members);
+    matcher.finish();
+    messages.finish(shift);
+    timer.mark("last messages");
+    GroupedCollectives grouped = collectives.finish();
+    write_collectives(db, grouped, collectives.members());
     timer.mark("collectives");
-    create_indexes(db);
-    timer.mark("indexes");
 
     summary.processes = count;
     summary.records = decoded.records;
     summary.events = static_cast<std::uint64_t>(next_event);
-    summary.messages = matched.count();
-    summary.unmatched_sends = matched.unmatched_sends;
-    summary.unmatched_recvs = matched.unmatched_recvs;
-    summary.collectives = collectives.size();
+    summary.messages = matcher.messages();
+    summary.unmatched_sends = matcher.unmatched_sends();
+    summary.unmatched_recvs = matcher.unmatched_recvs();
+    summary.collectives = grouped.rows.size();
     summary.unclosed_regions = decoded.unclosed_regions;
     summary.unknown_records = decoded.records - decoded.handled_records;
     summary.trace_end_ns = decoded.trace_end_ns;
@@ -315,7 +333,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
     meta.put("trace_end_ns", summary.trace_end_ns);
     meta.put("bucket_shift", std::int64_t{shift});
     meta.put("max_level", std::int64_t{max_level});
-    meta.put("max_message_ns", matched.max_message_ns);
+    meta.put("max_message_ns", matcher.max_message_ns());
     meta.put("count_processes", summary.processes);
     meta.put("count_records", summary.records);
     meta.put("count_events", summary.events);
@@ -330,6 +348,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
     db.set_user_version(kSchemaVersion);
     timer.mark("commit");
     if (options.before_publish) {
+      db.exec(kAnalysisCachePragma);
       options.before_publish(db);
       timer.mark("before publish (analysis)");
     }
@@ -338,8 +357,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
   timer.mark("close, rename");
 
   if (summary.unmatched_sends || summary.unmatched_recvs)
-    summary.warnings.push_back(warn_unmatched(
-        MatchedMessages{{}, {}, summary.unmatched_sends, summary.unmatched_recvs, 0}));
+    summary.warnings.push_back(warn_unmatched(summary.unmatched_sends, summary.unmatched_recvs));
   if (summary.unclosed_regions)
     summary.warnings.push_back(std::to_string(summary.unclosed_regions) +
                                " region(s) never left, closed at their location's last timestamp");

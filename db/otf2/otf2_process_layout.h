@@ -44,11 +44,17 @@ struct ProcessLayout {
   // The process that is rank `rank` of `comm` as seen by `caller`; -1 if the
   // communicator or rank is unknown (then the message stays unmatched).
   ProcessIndex process_of(std::uint32_t comm, std::uint32_t rank, ProcessIndex caller) const {
+    return process_of(find_comm(comm), rank, caller);
+  }
+  // The same for a communicator already looked up (nullptr: unknown).
+  static ProcessIndex process_of(const CommInfo* c, std::uint32_t rank, ProcessIndex caller) {
+    if (!c) return -1;
+    if (c->self_like) return rank == 0 ? caller : -1;
+    return rank < c->process_of_rank.size() ? c->process_of_rank[rank] : -1;
+  }
+  const CommInfo* find_comm(std::uint32_t comm) const {
     auto it = comm_index.find(comm);
-    if (it == comm_index.end()) return -1;
-    const CommInfo& c = comms[it->second];
-    if (c.self_like) return rank == 0 ? caller : -1;
-    return rank < c.process_of_rank.size() ? c.process_of_rank[rank] : -1;
+    return it == comm_index.end() ? nullptr : &comms[it->second];
   }
 };
 
