@@ -74,24 +74,37 @@ void add_aggregate_work(const db::StepEvents& events, const ViewFilter& filter,
   }
 }
 
-// One box per run of equal cells: 2^s steps × a block of 2^p rows.
+// The cells as one image (a texel per 2^s steps × 2^p rows), each in the
+// color of its largest metric value (or its most communication-like class).
 void build_step_lod_geometry(const db::StepLodLayout& layout, LogicalColor color, LoadedLogicalWindow& out) {
   render::TimelineGeometry& g = out.geometry;
   const db::StepLodCells& c = out.lod;
-  const std::int64_t bin = std::int64_t{1} << c.slevel;
-  const std::int64_t block = layout.block_size(c.plevel);
+  out.lod_bin_steps = std::int64_t{1} << c.slevel;
+  out.lod_block_rows = layout.block_size(c.plevel);
   const db::StepLodField field = color == LogicalColor::DiffLateness     ? db::kLodDiffLateness
                                  : color == LogicalColor::GlobalLateness ? db::kLodGlobalLateness
                                  : color == LogicalColor::Duration       ? db::kLodDuration
                                                                          : db::kLodLateness;
+  const std::int64_t last_bin = layout.bins(c.slevel) - 1;
+  const std::int64_t i0 = std::clamp<std::int64_t>(out.window.s0 >> c.slevel, 0, last_bin);
+  const std::int64_t i1 = std::clamp<std::int64_t>(out.window.s1 >> c.slevel, i0, last_bin);
+  const std::int64_t b0 = out.window.p0 >> c.plevel, b1 = std::max<std::int64_t>(b0, out.window.p1 >> c.plevel);
+  render::CellImage& image = g.image;
+  image.width = static_cast<int>(i1 - i0 + 1);
+  image.height = static_cast<int>(b1 - b0 + 1);
+  image.texels.assign(static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height), 0);
+  image.x0 = static_cast<double>(i0 * out.lod_bin_steps);
+  image.dx = static_cast<double>(out.lod_bin_steps);
+  image.row0 = static_cast<double>(b0 * out.lod_block_rows);
+  image.drow = static_cast<double>(out.lod_block_rows);
   for (std::size_t i = 0; i < c.size(); ++i) {
-    const std::int64_t first_row = static_cast<std::int64_t>(c.block[i]) * block;
     const render::Rgba8 rgb = color == LogicalColor::Function
                                   ? class_color(dominant_class(c.cell[i][db::kLodClasses]))
                                   : render::metric_color(c.cell[i][static_cast<std::size_t>(field)], 255.0);
-    add_box(g, static_cast<double>(c.first_bin[i] * bin), static_cast<double>((c.last_bin[i] + 1) * bin),
-            static_cast<ProcessIndex>(first_row), 0.0f, rgb, kStepLodBoxFlag | static_cast<std::uint32_t>(i));
-    g.box_height.back() = static_cast<float>(std::min(block, layout.processes - first_row));
+    const std::int64_t row = c.block[i] - b0;
+    if (row < 0 || row >= image.height) continue;
+    for (std::int64_t bin = std::max<std::int64_t>(c.first_bin[i], i0); bin <= std::min<std::int64_t>(c.last_bin[i], i1); ++bin)
+      image.texels[static_cast<std::size_t>(row * image.width + (bin - i0))] = rgb;
   }
 }
 

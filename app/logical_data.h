@@ -36,8 +36,6 @@ constexpr std::uint32_t kAggregateBoxFlag = 0x80000000u;
 // A step window estimated to hold more communication events than this is
 // drawn from the level of detail (structure/step_lod.h).
 constexpr double kLogicalDetailLimit = 150'000;
-// TimelineGeometry::box_event of a level-of-detail box: the flag plus its index in `lod`.
-constexpr std::uint32_t kStepLodBoxFlag = 0x40000000u;
 
 // Where a logical window will be seen: decides between events and cells.
 struct StepZoom {
@@ -47,8 +45,10 @@ struct StepZoom {
 
 struct LoadedLogicalWindow {
   db::StepWindow window;
-  bool from_lod = false;
+  bool from_lod = false;  // the geometry is an image of level-of-detail cells (`lod`)
   db::StepLodCells lod;
+  std::int64_t lod_bin_steps = 1;   // a cell's width in steps
+  std::int64_t lod_block_rows = 1;  // a cell's height in rows
   LogicalColor color = LogicalColor::Lateness;
   db::StepEvents events;
   db::StepMessages messages;

@@ -39,20 +39,24 @@ std::int64_t draw_step_lod_tooltip(const TraceInfo& info, const db::StructureFac
                                    const render::ViewTransform& view, const LoadedLogicalWindow& data) {
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const double row = view.row_at(mouse.y), step = view.time_at(mouse.x);
-  const render::TimelineGeometry& g = data.geometry;
-  for (std::size_t b = 0; b < g.box_count(); ++b) {
-    if (row < g.box_row[2 * b] || row >= g.box_row[2 * b] + g.box_height[b] || step < g.box_span[2 * b] ||
-        step >= g.box_span[2 * b + 1])
-      continue;
-    const auto& cell = data.lod.cell[g.box_event[b] & ~kStepLodBoxFlag];
-    const auto first = static_cast<std::size_t>(g.box_row[2 * b]);
-    const auto last = first + static_cast<std::size_t>(g.box_height[b]) - 1;
+  if (row < 0 || step < 0) return -1;
+  const auto block = static_cast<std::int64_t>(row) / data.lod_block_rows;
+  const auto bin = static_cast<std::int64_t>(step) / data.lod_bin_steps;
+  const db::StepLodCells& c = data.lod;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (c.block[i] != block || bin < c.first_bin[i] || bin > c.last_bin[i]) continue;
+    const auto& cell = c.cell[i];
+    const std::int64_t first = block * data.lod_block_rows;
+    const std::int64_t last =
+        std::min<std::int64_t>(first + data.lod_block_rows, static_cast<std::int64_t>(info.processes.size())) - 1;
     auto upto = [](std::uint8_t q, TimeNs max) {
       return q == 0 ? std::string("0") : "up to " + render::format_duration(static_cast<double>(q) / 255.0 * static_cast<double>(max));
     };
     ImGui::BeginTooltip();
-    ImGui::Text("%s to %s, steps %d to %d", info.processes.name[first].c_str(), info.processes.name[last].c_str(),
-                static_cast<int>(g.box_span[2 * b]), static_cast<int>(g.box_span[2 * b + 1]) - 1);
+    ImGui::Text("%s to %s, steps %lld to %lld", info.processes.name[static_cast<std::size_t>(first)].c_str(),
+                info.processes.name[static_cast<std::size_t>(last)].c_str(),
+                static_cast<long long>(c.first_bin[i] * data.lod_bin_steps),
+                static_cast<long long>((c.last_bin[i] + 1) * data.lod_bin_steps - 1));
     ImGui::Separator();
     ImGui::Text("lateness         %s", upto(cell[db::kLodLateness], facts.max_lateness_ns).c_str());
     ImGui::Text("diff. lateness   %s", upto(cell[db::kLodDiffLateness], facts.max_diff_lateness_ns).c_str());
@@ -61,7 +65,7 @@ std::int64_t draw_step_lod_tooltip(const TraceInfo& info, const db::StructureFac
     ImGui::Text("mostly           %s", db::start_class_name(dominant_class(cell[db::kLodClasses])));
     ImGui::TextDisabled("zoom in for the events");
     ImGui::EndTooltip();
-    return static_cast<std::int64_t>(b);
+    return -1;  // nothing to highlight: the cells are one image
   }
   return -1;
 }

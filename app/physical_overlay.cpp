@@ -47,26 +47,29 @@ std::int64_t draw_lod_tooltip(const TraceInfo& info, const render::ViewTransform
                               const LoadedWindow& data) {
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const db::LodCells& c = data.lod;
-  const double row = view.row_at(mouse.y);
-  const double t = view.time_at(mouse.x) - static_cast<double>(data.geometry.origin_ns);
+  const double row = view.row_at(mouse.y), t = view.time_at(mouse.x);
+  if (row < 0 || t < 0) return -1;
+  const auto block = static_cast<std::int64_t>(row) / data.lod_block_rows;
+  const auto bin = static_cast<std::int64_t>(t) / data.lod_bin_ns;
   for (std::size_t i = 0; i < c.size(); ++i) {
-    const float* span = &data.geometry.box_span[2 * i];
-    const double first_row = data.geometry.box_row[2 * i];
-    if (row < first_row || row >= first_row + data.geometry.box_height[i] || t < span[0] || t >= span[1])
-      continue;
-    const auto last_row = static_cast<std::int64_t>(first_row + data.geometry.box_height[i]) - 1;
+    if (c.block[i] != block || bin < c.first_bin[i] || bin > c.last_bin[i]) continue;
+    const std::int64_t first_row = block * data.lod_block_rows;
+    const std::int64_t last_row =
+        std::min<std::int64_t>(first_row + data.lod_block_rows, static_cast<std::int64_t>(info.processes.size())) - 1;
+    const double t0 = static_cast<double>(c.first_bin[i] * data.lod_bin_ns);
+    const double t1 = static_cast<double>((c.last_bin[i] + 1) * data.lod_bin_ns);
     ImGui::BeginTooltip();
-    ImGui::Text("%d processes, %s", static_cast<int>(data.geometry.box_height[i]),
-                render::format_duration(static_cast<double>(span[1] - span[0])).c_str());
+    ImGui::Text("%lld processes, %s", static_cast<long long>(last_row - first_row + 1),
+                render::format_duration(t1 - t0).c_str());
     ImGui::Separator();
     ImGui::Text("processes  %s to %s", info.processes.name[static_cast<std::size_t>(first_row)].c_str(),
                 info.processes.name[static_cast<std::size_t>(last_row)].c_str());
-    ImGui::Text("from       %s", render::format_duration(span[0] + static_cast<double>(data.geometry.origin_ns)).c_str());
+    ImGui::Text("from       %s", render::format_duration(t0).c_str());
     ImGui::Text("mostly     %s", db::start_class_name(static_cast<db::StartClass>(c.klass[i])));
     ImGui::Text("busy       up to %d%%", static_cast<int>(c.busy[i] * 100 / 255));
     ImGui::TextDisabled("zoom in for the events");
     ImGui::EndTooltip();
-    return static_cast<std::int64_t>(i);
+    return -1;  // nothing to highlight: the cells are one image
   }
   return -1;
 }

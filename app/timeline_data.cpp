@@ -79,31 +79,39 @@ double estimated_events(const TraceInfo& info, const db::Window& window) {
   return static_cast<double>(info.meta.count_events) * (rows / processes) * std::min(1.0, ns / span);
 }
 
-// One box per run of equal cells: a block of 2^p rows × its bins, in its class's
-// color dimmed by how little of the cell was busy.
-void build_lod_geometry(const db::LodLayout& layout, const TraceInfo& info, LoadedWindow& out) {
+// The cells as one image (a texel per cell, drawn as one textured quad), each
+// in its class's color dimmed by how little of the cell was busy.
+void build_lod_geometry(const db::LodLayout& layout, LoadedWindow& out) {
   render::TimelineGeometry& g = out.geometry;
   g.clear();
   g.origin_ns = out.window.t0;
   const db::LodCells& c = out.lod;
-  const TimeNs width = layout.bin_width(c.tlevel);
-  const std::int64_t block = layout.block_size(c.plevel);
-  const auto rows = static_cast<std::int64_t>(info.processes.size());
+  out.lod_bin_ns = layout.bin_width(c.tlevel);
+  out.lod_block_rows = layout.block_size(c.plevel);
+  const std::int64_t last_bin = layout.bins_at(c.tlevel) - 1;
+  const std::int64_t i0 = std::clamp<std::int64_t>(out.window.t0 / out.lod_bin_ns, 0, last_bin);
+  const std::int64_t i1 = std::clamp<std::int64_t>(out.window.t1 / out.lod_bin_ns, i0, last_bin);
+  const std::int64_t b0 = out.window.p0 >> c.plevel, b1 = std::max<std::int64_t>(b0, out.window.p1 >> c.plevel);
+  render::CellImage& image = g.image;
+  image.width = static_cast<int>(i1 - i0 + 1);
+  image.height = static_cast<int>(b1 - b0 + 1);
+  image.texels.assign(static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height), 0);
+  image.x0 = static_cast<double>(i0 * out.lod_bin_ns - g.origin_ns);
+  image.dx = static_cast<double>(out.lod_bin_ns);
+  image.row0 = static_cast<double>(b0 * out.lod_block_rows);
+  image.drow = static_cast<double>(out.lod_block_rows);
   for (std::size_t i = 0; i < c.size(); ++i) {
-    const std::int64_t first_row = static_cast<std::int64_t>(c.block[i]) * block;
-    g.box_span.push_back(static_cast<float>(c.first_bin[i] * width - g.origin_ns));
-    g.box_span.push_back(static_cast<float>((c.last_bin[i] + 1) * width - g.origin_ns));
-    g.box_row.push_back(static_cast<float>(first_row));
-    g.box_row.push_back(0.0f);
-    g.box_height.push_back(static_cast<float>(std::min(block, rows - first_row)));
     const render::Rgba8 base = class_color(static_cast<db::StartClass>(c.klass[i]));
     // Opaque, mixed toward the background: idle cells fade, busy ones glow.
     const double keep = 0.35 + 0.65 * c.busy[i] / 255.0;
     auto channel = [&](int shift, int background) {
       return static_cast<std::uint8_t>(background + (static_cast<double>((base >> shift) & 0xff) - background) * keep);
     };
-    g.box_color.push_back(render::rgba8(channel(0, 22), channel(8, 22), channel(16, 26)));
-    g.box_event.push_back(kLodBoxFlag | static_cast<std::uint32_t>(i));
+    const render::Rgba8 color = render::rgba8(channel(0, 22), channel(8, 22), channel(16, 26));
+    const std::int64_t row = c.block[i] - b0;
+    if (row < 0 || row >= image.height) continue;
+    for (std::int64_t bin = std::max<std::int64_t>(c.first_bin[i], i0); bin <= std::min<std::int64_t>(c.last_bin[i], i1); ++bin)
+      image.texels[static_cast<std::size_t>(row * image.width + (bin - i0))] = color;
   }
 }
 
@@ -122,7 +130,7 @@ void load_window(db::WindowQuery& query, db::ActivityLod* lod, const TraceInfo& 
     lod->read(p, t, window.t0, window.t1, window.p0, window.p1, out.lod);
     out.events.clear();
     out.messages.clear();
-    build_lod_geometry(lod->layout(), info, out);
+    build_lod_geometry(lod->layout(), out);
     out.picks = {};  // hovering a cell is answered from `lod` directly
     out.legend_regions.clear();
     return;

@@ -61,14 +61,13 @@ constexpr double kLodCellPx = 2.5;
 // Windows are loaded this many visible spans beyond each edge, so that panning
 // shows data at once; the window is (1 + 2 pad)^2 times the visible area.
 constexpr double kPrefetchPad = 0.5;
-// TimelineGeometry::box_event of a level-of-detail box: the flag plus its
-// index in LoadedWindow::lod.
-constexpr std::uint32_t kLodBoxFlag = 0x80000000u;
 
 struct LoadedWindow {
   db::Window window;
-  bool from_lod = false;  // boxes are level-of-detail cells (`lod`), not events
+  bool from_lod = false;  // the geometry is an image of level-of-detail cells (`lod`)
   db::LodCells lod;
+  TimeNs lod_bin_ns = 1;          // a cell's width in ns
+  std::int64_t lod_block_rows = 1;  // a cell's height in rows
   db::WindowEvents events;
   db::WindowMessages messages;
   render::TimelineGeometry geometry;  // rows are process indices

@@ -7,6 +7,7 @@
 namespace weft::render {
 
 void TimelineGeometry::clear() {
+  image.clear();
   box_span.clear();
   box_row.clear();
   box_color.clear();

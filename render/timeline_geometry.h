@@ -17,8 +17,27 @@ struct WindowMessages;
 
 namespace weft::render {
 
+// A grid of equal cells drawn as one textured quad (a level-of-detail
+// window): texel (i, j) covers x in [x0 + i·dx, x0 + (i+1)·dx) from the
+// geometry origin and rows [row0 + j·drow, row0 + (j+1)·drow) (a last block
+// may reach past the last row: views never show rows beyond it). Texels with
+// alpha 0 are empty.
+struct CellImage {
+  int width = 0;
+  int height = 0;
+  std::vector<Rgba8> texels;  // row-major, width × height
+  double x0 = 0, dx = 1;
+  double row0 = 0, drow = 1;
+  bool empty() const { return width == 0 || height == 0; }
+  void clear() {
+    width = height = 0;
+    texels.clear();
+  }
+};
+
 struct TimelineGeometry {
   TimeNs origin_ns = 0;
+  CellImage image;  // drawn under the boxes
   // Boxes, drawn in this order: shallower first so nested calls lie on top.
   std::vector<float> box_span;         // 2 per box: start, end
   std::vector<float> box_row;          // 2 per box: row, depth

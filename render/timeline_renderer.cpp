@@ -71,7 +71,16 @@ void upload_array(GLuint buffer, const std::vector<T>& data) {
 TimelineRenderer::TimelineRenderer()
     : band_program_(std::make_unique<ShaderProgram>("row_bands.vert", "row_bands.frag")),
       box_program_(std::make_unique<ShaderProgram>("timeline_box.vert", "timeline_box.frag")),
-      line_program_(std::make_unique<ShaderProgram>("message_line.vert", "message_line.frag")) {
+      line_program_(std::make_unique<ShaderProgram>("message_line.vert", "message_line.frag")),
+      image_program_(std::make_unique<ShaderProgram>("cell_image.vert", "cell_image.frag")) {
+  glGenTextures(1, &image_texture_);
+  glBindTexture(GL_TEXTURE_2D, image_texture_);
+  // Nearest: a cell is a flat block, not a gradient between neighbours.
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glBindTexture(GL_TEXTURE_2D, 0);
   glGenVertexArrays(1, &empty_vao_);
   glGenVertexArrays(1, &box_vao_);
   glGenVertexArrays(1, &line_vao_);
@@ -88,6 +97,7 @@ TimelineRenderer::TimelineRenderer()
 }
 
 TimelineRenderer::~TimelineRenderer() {
+  glDeleteTextures(1, &image_texture_);
   glDeleteBuffers(4, box_buffers_);
   glDeleteBuffers(2, line_buffers_);
   glDeleteVertexArrays(1, &empty_vao_);
@@ -103,6 +113,19 @@ void TimelineRenderer::upload(const TimelineGeometry& geometry) {
   upload_array(line_buffers_[0], geometry.line_time);
   upload_array(line_buffers_[1], geometry.line_row);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
+  image_.width = geometry.image.width;
+  image_.height = geometry.image.height;
+  image_.x0 = geometry.image.x0;
+  image_.dx = geometry.image.dx;
+  image_.row0 = geometry.image.row0;
+  image_.drow = geometry.image.drow;
+  if (!geometry.image.empty()) {
+    glBindTexture(GL_TEXTURE_2D, image_texture_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, geometry.image.width, geometry.image.height, 0, GL_RGBA,
+                 GL_UNSIGNED_BYTE, geometry.image.texels.data());
+    glBindTexture(GL_TEXTURE_2D, 0);
+  }
   box_count_ = static_cast<GLsizei>(geometry.box_count());
   line_count_ = static_cast<GLsizei>(geometry.line_count());
   origin_ns_ = geometry.origin_ns;
@@ -117,6 +140,7 @@ void TimelineRenderer::draw(const ViewTransform& view, double row_count,
   glEnable(GL_BLEND);
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   draw_bands(view, row_count, style);
+  draw_image(view);
   draw_boxes(view, style);
   if (style.show_messages) draw_lines(view, style);
   glBindVertexArray(0);
@@ -161,6 +185,24 @@ void TimelineRenderer::draw_boxes(const ViewTransform& view, const TimelineStyle
   glBindVertexArray(box_vao_);
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, box_count_);
   glEnable(GL_BLEND);
+}
+
+void TimelineRenderer::draw_image(const ViewTransform& view) {
+  if (image_.empty()) return;
+  ShaderMaps maps = shader_maps(view, origin_ns_);
+  image_program_->use();
+  set_common_uniforms(*image_program_, view, maps);
+  glUniform4f(image_program_->uniform("u_extent"), static_cast<float>(image_.x0),
+              static_cast<float>(image_.x0 + image_.dx * image_.width), static_cast<float>(image_.row0),
+              static_cast<float>(image_.row0 + image_.drow * image_.height));
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, image_texture_);
+  glUniform1i(image_program_->uniform("u_cells"), 0);
+  glDisable(GL_BLEND);  // cells are opaque; empty ones are discarded
+  glBindVertexArray(empty_vao_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  glEnable(GL_BLEND);
+  glBindTexture(GL_TEXTURE_2D, 0);
 }
 
 void TimelineRenderer::draw_lines(const ViewTransform& view, const TimelineStyle& style) {

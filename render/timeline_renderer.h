@@ -44,10 +44,14 @@ class TimelineRenderer {
   void draw_bands(const ViewTransform& view, double row_count, const TimelineStyle& style);
   void draw_boxes(const ViewTransform& view, const TimelineStyle& style);
   void draw_lines(const ViewTransform& view, const TimelineStyle& style);
+  void draw_image(const ViewTransform& view);
 
   std::unique_ptr<ShaderProgram> band_program_;
   std::unique_ptr<ShaderProgram> box_program_;
   std::unique_ptr<ShaderProgram> line_program_;
+  std::unique_ptr<ShaderProgram> image_program_;
+  GLuint image_texture_ = 0;
+  CellImage image_;  // extent of the uploaded texture (texels not kept)
   GLuint empty_vao_ = 0;  // core profile needs a bound VAO even with no attributes
   GLuint box_vao_ = 0;
   GLuint line_vao_ = 0;
