@@ -1,5 +1,7 @@
 #include "otf2/otf2_importer.h"
 
+#include <sys/stat.h>
+
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -34,6 +36,18 @@ void apply_bulk_load_pragmas(Database& db) {
   db.exec(
       "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
       "PRAGMA cache_size=-65536; PRAGMA temp.cache_size=-65536;");
+}
+
+// The record count a location's definition claims is untrusted input: it
+// sizes reservations and the progress bar, so it is capped by what the event
+// file can hold (every OTF2 event record takes at least one byte) before use.
+// A claim above the file size is still caught as a truncated file after the
+// location is read.
+std::uint64_t plausible_record_count(const Otf2Archive& archive, const ProcessInfo& info) {
+  struct stat st {};
+  std::string evt = archive.location_file(info.location_ref, ".evt");
+  if (stat(evt.c_str(), &st) != 0 || st.st_size < 0) return 0;
+  return std::min<std::uint64_t>(info.expected_records, static_cast<std::uint64_t>(st.st_size));
 }
 
 std::string absolute_path(const std::string& path) {
@@ -204,6 +218,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
   ImportSummary summary;
   {
     Database db(output.temp_path(), Database::Mode::ReadWrite);
+    db.set_display_path(options.output_path);
     apply_bulk_load_pragmas(db);
     Transaction tx(db);
     create_tables(db);
@@ -216,7 +231,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
     ImportProgress progress;
     for (size_t i = 0; i < count; ++i) {
       locations.push_back(layout.processes[first + i].location_ref);
-      progress.records_total += layout.processes[first + i].expected_records;
+      progress.records_total += plausible_record_count(archive, layout.processes[first + i]);
     }
     progress.locations_total = count;
     open_location_files(archive, locations.data(), locations.size());
