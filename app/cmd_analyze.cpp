@@ -6,6 +6,7 @@
 
 #include "app/analysis_options.h"
 #include "app/commands.h"
+#include "app/resource_options.h"
 #include "store/schema.h"
 
 namespace weft::app {
@@ -14,6 +15,7 @@ namespace {
 struct AnalyzeArgs {
   std::string run;
   db::AnalysisSettings settings;
+  ResourceOptions resources;
 };
 
 void run_analyze(const AnalyzeArgs& args) {
@@ -21,7 +23,8 @@ void run_analyze(const AnalyzeArgs& args) {
   // WAL: readers keep reading the old analysis while this one is written.
   // synchronous=NORMAL: a commit is atomic either way; only its durability
   // across a power cut is deferred to the next checkpoint.
-  db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;");
+  db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+  apply_cache_size(db, args.resources);
   structure::AnalysisReport report = db::analyze_run(db, args.settings);
   print_analysis_report(args.run, report);
 }
@@ -33,6 +36,7 @@ void add_analyze_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("analyze", "Recompute the logical structure and lateness metrics of a run");
   cmd->add_option("run", args->run, "run database (RUN.weft)")->required();
   add_analysis_options(cmd, args->settings);
+  add_cache_option(cmd, args->resources);
   cmd->callback([args] { run_analyze(*args); });
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/commands.h"
+#include "app/resource_options.h"
 #include "store/schema.h"
 #include "structure/structure_check.h"
 #include "structure/structure_store.h"
@@ -13,8 +14,9 @@
 namespace weft::app {
 namespace {
 
-int run_check(const std::string& path) {
+int run_check(const std::string& path, const ResourceOptions& resources) {
   db::Database db = db::open_run(path);
+  apply_cache_size(db, resources);
   db::LoadedCommTrace loaded = db::load_comm_trace(db, {});
   db::StoredStructure stored = db::read_structure(db, loaded.trace);
   structure::CheckResult r =
@@ -38,10 +40,12 @@ int run_check(const std::string& path) {
 
 void add_check_command(CLI::App& app) {
   auto path = std::make_shared<std::string>();
+  auto resources = std::make_shared<ResourceOptions>();
   CLI::App* cmd = app.add_subcommand("check", "Verify the invariants of a run's logical structure");
   cmd->add_option("run", *path, "run database (RUN.weft)")->required();
-  cmd->callback([path] {
-    int status = run_check(*path);
+  add_cache_option(cmd, *resources);
+  cmd->callback([path, resources] {
+    int status = run_check(*path, *resources);
     if (status != 0) throw CLI::RuntimeError(status);
   });
 }

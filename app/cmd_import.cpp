@@ -8,6 +8,7 @@
 #include "app/analysis_options.h"
 #include "app/commands.h"
 #include "app/progress_bar.h"
+#include "app/resource_options.h"
 #include "common/error.h"
 #include "otf2/otf2_decode_only.h"
 #include "otf2/otf2_importer.h"
@@ -23,6 +24,7 @@ struct ImportArgs {
   bool decode_only = false;
   bool no_analyze = false;
   db::AnalysisSettings analysis;
+  ResourceOptions resources;
 };
 
 void run_decode_only(const ImportArgs& args) {
@@ -37,6 +39,8 @@ void run_import(const ImportArgs& args) {
   options.output_path = args.output;
   options.overwrite = args.force;
   options.weft_version = WEFT_VERSION;
+  options.threads = args.resources.threads;
+  options.cache_mib = args.resources.cache_mib;
   ProgressBar bar("importing", !args.quiet);
   options.progress = [&bar](const db::ImportProgress& p) {
     double fraction = p.records_total ? static_cast<double>(p.records_done) /
@@ -77,6 +81,8 @@ void add_import_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", args->quiet, "no progress bar and no summary line");
   cmd->add_flag("--no-analyze", args->no_analyze, "skip the logical structure analysis (run `weft analyze` later)");
   add_analysis_options(cmd, args->analysis);
+  add_threads_option(cmd, args->resources, 2);
+  add_cache_option(cmd, args->resources);
   // Benchmark baseline: read every event with the importer's reader, store nothing.
   cmd->add_flag("--decode-only", args->decode_only, "")->group("");
   cmd->callback([args] {

@@ -4,10 +4,10 @@
 
 namespace weft::db {
 
-EventPipeline::EventPipeline(Database& db, int shift, std::function<void()> idle_work)
-    : db_(db), staged_(shift < 0), idle_work_(std::move(idle_work)) {
+EventPipeline::EventPipeline(Database& db, int shift, std::function<void()> idle_work, bool threaded)
+    : db_(db), staged_(shift < 0), threaded_(threaded), idle_work_(std::move(idle_work)) {
   if (!staged_) writer_ = std::make_unique<EventBlockWriter>(db, shift);
-  thread_ = std::thread([this] { run(); });
+  if (threaded_) thread_ = std::thread([this] { run(); });
 }
 
 EventPipeline::~EventPipeline() {
@@ -24,6 +24,10 @@ void EventPipeline::rethrow_if_failed() {
 }
 
 void EventPipeline::push(Batch&& batch) {
+  if (!threaded_) {
+    handle(batch);
+    return;
+  }
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [this] { return queue_.size() < kQueueBatches || error_; });
   rethrow_if_failed();
@@ -58,7 +62,7 @@ int EventPipeline::finish(int shift) {
   Batch batch;
   batch.end_of_input = true;
   push(std::move(batch));
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
   rethrow_if_failed();
   if (staged_) {
     writer_ = std::make_unique<EventBlockWriter>(db_, shift);
@@ -96,6 +100,20 @@ void EventPipeline::flush_pending(ProcessIndex process) {
   pending_.clear();
 }
 
+bool EventPipeline::handle(Batch& batch) {
+  if (batch.end_of_input) return false;
+  if (!batch.rows.empty()) {
+    pending_.insert(pending_.end(), batch.rows.begin(), batch.rows.end());
+    batch.rows.clear();
+    std::lock_guard lock(mutex_);
+    free_.push_back(std::move(batch.rows));
+  }
+  if (batch.end_of_process || (!staged_ && pending_.size() >= kFlushEvents))
+    flush_pending(batch.process);
+  if (idle_work_) idle_work_();
+  return true;
+}
+
 void EventPipeline::run() {
   try {
     for (;;) {
@@ -108,16 +126,7 @@ void EventPipeline::run() {
         queue_.pop_front();
       }
       changed_.notify_all();
-      if (batch.end_of_input) return;
-      if (!batch.rows.empty()) {
-        pending_.insert(pending_.end(), batch.rows.begin(), batch.rows.end());
-        batch.rows.clear();
-        std::lock_guard lock(mutex_);
-        free_.push_back(std::move(batch.rows));
-      }
-      if (batch.end_of_process || (!staged_ && pending_.size() >= kFlushEvents))
-        flush_pending(batch.process);
-      if (idle_work_) idle_work_();
+      if (!handle(batch)) return;
     }
   } catch (...) {
     {

@@ -34,7 +34,9 @@ class EventPipeline {
 
   // `shift` >= 0: write blocks as processes complete; < 0: staged (see above).
   // `idle_work`, if set, runs on the writer thread after every batch.
-  EventPipeline(Database& db, int shift, std::function<void()> idle_work = {});
+  // `threaded` false: no writer thread; every batch is written on the calling
+  // thread as it arrives (weft import --threads 1).
+  EventPipeline(Database& db, int shift, std::function<void()> idle_work = {}, bool threaded = true);
   ~EventPipeline();
   EventPipeline(const EventPipeline&) = delete;
   EventPipeline& operator=(const EventPipeline&) = delete;
@@ -60,12 +62,15 @@ class EventPipeline {
   };
   void push(Batch&& batch);
   void run();
+  // Writes one batch; false at the end of the input.
+  bool handle(Batch& batch);
   void flush_pending(ProcessIndex process);
   void write_in_id_order(ProcessIndex process, std::vector<EventRecord>& rows);
   void rethrow_if_failed();
 
   Database& db_;
   bool staged_;
+  bool threaded_;
   std::function<void()> idle_work_;
   std::unique_ptr<EventBlockWriter> writer_;
 

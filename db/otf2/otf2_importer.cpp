@@ -32,10 +32,11 @@ namespace {
 
 // The database is private to this process until the rename, so durability
 // and journaling buy nothing: a failed import deletes the file anyway.
-void apply_bulk_load_pragmas(Database& db) {
+void apply_bulk_load_pragmas(Database& db, int cache_mib) {
+  const std::string kib = std::to_string(-std::int64_t{1024} * cache_mib);
   db.exec(
       "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
-      "PRAGMA cache_size=-65536; PRAGMA temp.cache_size=-65536;");
+      "PRAGMA cache_size=" + kib + "; PRAGMA temp.cache_size=" + kib + ";");
 }
 
 // The record count a location's definition claims is untrusted input: it
@@ -219,7 +220,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
   {
     Database db(output.temp_path(), Database::Mode::ReadWrite);
     db.set_display_path(options.output_path);
-    apply_bulk_load_pragmas(db);
+    apply_bulk_load_pragmas(db, options.cache_mib);
     Transaction tx(db);
     create_tables(db);
     write_regions(db, defs);
@@ -272,7 +273,8 @@ ImportSummary import_otf2(const ImportOptions& options) {
         publish(2, decoded.collective_members);
       };
       publish_all();
-      EventPipeline pipeline(db, direct_shift, [&prefaulter] { prefaulter.populate_ahead(); });
+      EventPipeline pipeline(db, direct_shift, [&prefaulter] { prefaulter.populate_ahead(); },
+                             options.threads >= 2);
       ProcessIndex current = 0;
       EventRowBuffer rows([&](std::span<const EventRow> batch) {
         publish_all();
@@ -363,6 +365,9 @@ ImportSummary import_otf2(const ImportOptions& options) {
       options.before_publish(db);
       timer.mark("before publish (analysis)");
     }
+    // Published in WAL mode, so that `weft analyze` never has to switch modes
+    // (which needs every reader gone) and readers never block it.
+    db.exec("PRAGMA journal_mode=WAL");
   }
   output.commit();
   timer.mark("close, rename");
