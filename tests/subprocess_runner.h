@@ -40,6 +40,8 @@ struct ProcessLimits {
   std::vector<std::string> env;
   // Where the child's stdin comes from (default /dev/null).
   std::string stdin_path = "/dev/null";
+  // Where the child's stdout goes instead of the pipe (empty: captured).
+  std::string stdout_path;
 };
 
 struct ProcessResult {
@@ -79,7 +81,8 @@ inline ChildProcess start_process(const std::vector<std::string>& argv,
     setpgid(0, 0);
     int in = open(limits.stdin_path.c_str(), O_RDONLY);
     if (in >= 0) dup2(in, 0);
-    dup2(out_pipe[1], 1);
+    int out = limits.stdout_path.empty() ? -1 : open(limits.stdout_path.c_str(), O_WRONLY);
+    dup2(out >= 0 ? out : out_pipe[1], 1);
     dup2(err_pipe[1], 2);
     if (!kSanitizedBuild && limits.address_space) {
       rlimit rl{limits.address_space, limits.address_space};

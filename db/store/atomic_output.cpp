@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "common/error.h"
@@ -98,15 +99,30 @@ AtomicOutput::AtomicOutput(const std::string& output_path, bool overwrite)
     if (!overwrite) throw Error(output_path, "output exists (use --force to replace it)");
     if (S_ISDIR(st.st_mode)) throw Error(output_path, "output is a directory");
   }
-  std::vector<char> pattern(output_path.begin(), output_path.end());
-  const char suffix[] = ".tmp-XXXXXX";
-  pattern.insert(pattern.end(), suffix, suffix + sizeof(suffix));  // includes the NUL
-  int fd = mkstemp(pattern.data());
-  if (fd < 0) throw Error(output_path, "cannot create temporary output: " + write_error_text(errno));
-  close(fd);
-  temp_path_ = pattern.data();
-  start_guardian();
-  signal_armed_ = arm_signal_cleanup(temp_path_, output_path_);
+  // The guardian and the signal handler learn the name before the file
+  // exists, so there is no moment at which a killed writer leaves a file
+  // nobody will remove. The name is random; O_EXCL makes it ours.
+  std::random_device random;
+  for (int attempt = 0;; ++attempt) {
+    static const char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    std::string name = output_path + ".tmp-";
+    for (int i = 0; i < 6; ++i) name += kLetters[random() % (sizeof kLetters - 1)];
+    temp_path_ = name;
+    start_guardian();
+    signal_armed_ = arm_signal_cleanup(temp_path_, output_path_);
+    int fd = open(temp_path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+      close(fd);
+      return;
+    }
+    const int error_number = errno;
+    // Not ours (or not created): the guardian and the handler must leave it alone.
+    if (signal_armed_) disarm_signal_cleanup();
+    signal_armed_ = false;
+    release_guardian('c');
+    if (error_number != EEXIST || attempt == 100)
+      throw Error(output_path, "cannot create temporary output: " + write_error_text(error_number));
+  }
 }
 
 void AtomicOutput::start_guardian() {
@@ -148,7 +164,7 @@ AtomicOutput::~AtomicOutput() {
 }
 
 void AtomicOutput::commit() {
-  // mkstemp creates the file 0600; a run file should have the usual permissions.
+  // The temporary is created 0600; a run file should have the usual permissions.
   mode_t mask = umask(0);
   umask(mask);
   chmod(temp_path_.c_str(), 0666 & ~mask);

@@ -1,7 +1,7 @@
 #pragma once
 // An output file that appears complete or not at all.
 //
-// The importer writes into "OUT.tmp-XXXXXX" (mkstemp) in the output's own
+// The importer writes into "OUT.tmp-XXXXXX" (random, O_EXCL) in the output's own
 // directory, so that the final rename is atomic (same file system), and renames
 // it over OUT only in commit(). Until then nothing at OUT changes: with --force
 // the previous OUT stays intact until the new one is complete.
