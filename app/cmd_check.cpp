@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/commands.h"
+#include "common/text.h"
 #include "app/resource_options.h"
 #include "store/schema.h"
 #include "structure/structure_check.h"
@@ -25,7 +26,7 @@ int run_check(const std::string& path, const ResourceOptions& resources) {
   auto line = [](const char* what, long long count) {
     std::printf("%-46s %s\n", what, count == 0 ? "ok" : (std::to_string(count) + " violation(s)").c_str());
   };
-  std::printf("%s: %d communication events, %d messages, %d collectives\n", path.c_str(),
+  std::printf("%s: %d communication events, %d messages, %d collectives\n", escape_control_chars(path).c_str(),
               loaded.trace.op_count(), loaded.trace.message_count(), loaded.trace.collective_count());
   line("every event has a stored step", r.ops_without_structure);
   line("step(send) < step(receive)", r.send_not_before_receive);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/analysis_options.h"
+#include "common/text.h"
 #include "app/commands.h"
 #include "app/progress_bar.h"
 #include "app/resource_options.h"
@@ -58,11 +59,11 @@ void run_import(const ImportArgs& args) {
     };
   db::ImportSummary s = db::import_otf2(options);
   bar.finish();
-  for (const std::string& w : s.warnings) std::fprintf(stderr, "weft: warning: %s\n", w.c_str());
+  for (const std::string& w : s.warnings) std::fprintf(stderr, "weft: warning: %s\n", escape_control_chars(w).c_str());
   if (!args.quiet)
     std::printf("%s: %llu processes, %llu events from %llu records, %llu messages, "
                 "%llu collectives in %.2f s\n",
-                args.output.c_str(), static_cast<unsigned long long>(s.processes),
+                escape_control_chars(args.output).c_str(), static_cast<unsigned long long>(s.processes),
                 static_cast<unsigned long long>(s.events),
                 static_cast<unsigned long long>(s.records),
                 static_cast<unsigned long long>(s.messages),
