@@ -81,6 +81,18 @@ inline std::vector<std::size_t> spread_offsets(std::size_t size, std::size_t cou
   return {at.begin(), at.end()};
 }
 
+// `weft synth` archives are byte-identical for one seed except for the random
+// trace id OTF2 writes into the anchor. Given the anchors of two syntheses of
+// the same archive, sets the bytes where they differ to a fixed value in the
+// first, so that mutations (which depend on the bytes) reproduce.
+inline void pin_trace_id(const fs::path& anchor, const fs::path& same_again) {
+  std::string a = read_bytes(anchor), b = read_bytes(same_again);
+  if (a.size() != b.size()) return;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) a[i] = 0x5a;
+  write_bytes(anchor, a);
+}
+
 // One byte-level mutation, as the fuzz loop stacks them.
 inline void mutate_once(std::string& bytes, Prng& rng) {
   static const unsigned char kInteresting[] = {0x00, 0x01, 0x7f, 0x80, 0xff, 0xfe, 0x10, 0x40};

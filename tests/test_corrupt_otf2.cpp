@@ -30,6 +30,9 @@ class Otf2Corpus : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new weft::test::TempDir("otf2corpus");
     synth({"stencil2d", "-n", "4", "-i", "3"}, dir_->path / "pristine");
+    synth({"stencil2d", "-n", "4", "-i", "3"}, dir_->path / "again");
+    weft::test::pin_trace_id(dir_->path / "pristine/traces.otf2", dir_->path / "again/traces.otf2");
+    fs::remove_all(dir_->path / "again");
     synth({"ring", "-n", "2", "-i", "2"}, dir_->path / "foreign");
     fs::copy(dir_->path / "pristine", dir_->path / "work", fs::copy_options::recursive);
   }

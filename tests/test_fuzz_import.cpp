@@ -43,11 +43,15 @@ struct FuzzTarget {
 };
 
 SeedInput synth_seed(const fs::path& dir, std::vector<std::string> args) {
-  std::vector<std::string> argv = {kWeft, "synth"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  argv.insert(argv.end(), {"-o", dir.string()});
-  ProcessResult r = weft::test::run_process(argv);
-  EXPECT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  for (const fs::path& out : {dir, fs::path(dir.string() + "-again")}) {
+    std::vector<std::string> argv = {kWeft, "synth"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.insert(argv.end(), {"-o", out.string()});
+    ProcessResult r = weft::test::run_process(argv);
+    EXPECT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  }
+  weft::test::pin_trace_id(dir / "traces.otf2", dir.string() + "-again/traces.otf2");
+  fs::remove_all(dir.string() + "-again");
   return {dir, weft::test::files_under(dir)};
 }
 
@@ -79,12 +83,13 @@ std::uint64_t env_number(const char* name, std::uint64_t fallback) {
 void run_fuzz_loop(const FuzzTarget& target) {
   const std::uint64_t iterations = env_number("WEFT_FUZZ_ITERATIONS", 60);
   const std::uint64_t seed = env_number("WEFT_FUZZ_SEED", 1);
+  const std::uint64_t first = env_number("WEFT_FUZZ_FIRST", 0);  // replay from this iteration
   const char* keep = std::getenv("WEFT_FUZZ_FAILURES");
   weft::test::TempDir dir("fuzz-" + target.name);
   const std::vector<SeedInput> seeds = target.make_seeds(dir.path / "seeds");
   ASSERT_FALSE(seeds.empty());
   weft::test::CaseTally tally("fuzz " + target.name + " (seed " + std::to_string(seed) + ")");
-  for (std::uint64_t i = 0; i < iterations; ++i) {
+  for (std::uint64_t i = first; i < first + iterations; ++i) {
     weft::test::Prng rng(seed * 0x100000001B3ull + i);
     const SeedInput& s = seeds[rng.below(seeds.size())];
     fs::path input = dir.path / "case";
