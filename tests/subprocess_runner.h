@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -68,6 +69,16 @@ struct ChildProcess {
   int out_fd = -1;
   int err_fd = -1;
 };
+
+// Limits for a child that initializes EGL/Mesa (weft render): Mesa's driver,
+// unloaded at exit, leaves allocations LeakSanitizer cannot attribute (frames
+// "<unknown module>"); leak checking is off for such children only.
+inline ProcessLimits egl_child_limits() {
+  ProcessLimits limits;
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  limits.env.push_back(std::string("ASAN_OPTIONS=") + (asan ? asan : "") + ":detect_leaks=0");
+  return limits;
+}
 
 inline ChildProcess start_process(const std::vector<std::string>& argv,
                                   const ProcessLimits& limits = {}) {

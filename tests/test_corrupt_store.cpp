@@ -54,7 +54,8 @@ class StoreCorpus : public ::testing::Test {
     weft::test::write_bytes(run, bytes);
     auto judge = [&](const std::string& command, std::vector<std::string> argv,
                      std::vector<int> ok_codes, const std::vector<fs::path>& named) {
-      ProcessResult r = weft::test::run_process(argv);
+      ProcessResult r = weft::test::run_process(
+          argv, command == "render" ? weft::test::egl_child_limits() : weft::test::ProcessLimits{});
       std::string violation = contract_violation(r, named, ok_codes);
       if (violation.empty() && weft::test::has_temp_files_below(dir_->path))
         violation = "a temporary file was left behind";

@@ -112,8 +112,8 @@ TEST(ConcurrentReaders, ReadersNeverWriteAndTwoRendersShareAFile) {
   auto a = render, b = render;
   a.back() = (dir.path / "a.png").string();
   b.back() = (dir.path / "b.png").string();
-  weft::test::ChildProcess ra = weft::test::start_process(a);
-  weft::test::ChildProcess rb = weft::test::start_process(b);
+  weft::test::ChildProcess ra = weft::test::start_process(a, weft::test::egl_child_limits());
+  weft::test::ChildProcess rb = weft::test::start_process(b, weft::test::egl_child_limits());
   ProcessResult first = weft::test::finish_process(ra), second = weft::test::finish_process(rb);
   EXPECT_TRUE(first.exited && first.exit_code == 0) << first.describe();
   EXPECT_TRUE(second.exited && second.exit_code == 0) << second.describe();

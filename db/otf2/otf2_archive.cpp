@@ -66,6 +66,10 @@ std::string probe_anchor(const std::string& anchor_path) {
   }
   if (pid == 0) {
     close(fds[0]);
+    // OTF2 (or a sanitizer's allocator) may print about the failure: the
+    // parent's one-line error is what the user sees.
+    int devnull = open("/dev/null", O_WRONLY);
+    if (devnull >= 0) dup2(devnull, STDERR_FILENO);
     rlimit cap{used + kAnchorProbeBytes, used + kAnchorProbeBytes};
     setrlimit(RLIMIT_AS, &cap);
     take_last_otf2_error();
