@@ -1,5 +1,7 @@
 #include "app/analysis_options.h"
 
+#include "common/text.h"
+
 #include <cstdio>
 
 namespace weft::app {
@@ -17,7 +19,7 @@ void add_analysis_options(CLI::App* cmd, db::AnalysisSettings& s) {
 
 void print_analysis_report(const std::string& path, const structure::AnalysisReport& r) {
   std::printf("%s: %lld communication events, %d partitions, %d phases, %lld global steps\n",
-              path.c_str(), static_cast<long long>(r.ops), r.partitions, r.phases,
+              escape_control_chars(path).c_str(), static_cast<long long>(r.ops), r.partitions, r.phases,
               static_cast<long long>(r.global_steps));
   auto repair = [](long long count, const char* what) {
     if (count) std::fprintf(stderr, "weft: warning: %lld %s\n", count, what);

@@ -6,6 +6,7 @@
 
 #include "app/analysis_options.h"
 #include "app/commands.h"
+#include "app/resource_options.h"
 #include "store/schema.h"
 #include "summary/view_summaries.h"
 
@@ -16,6 +17,7 @@ struct AnalyzeArgs {
   std::string run;
   db::AnalysisSettings settings;
   bool summaries_only = false;
+  ResourceOptions resources;
 };
 
 void run_analyze(const AnalyzeArgs& args) {
@@ -23,7 +25,8 @@ void run_analyze(const AnalyzeArgs& args) {
   // WAL: readers keep reading the old analysis while this one is written.
   // synchronous=NORMAL: a commit is atomic either way; only its durability
   // across a power cut is deferred to the next checkpoint.
-  db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;");
+  db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+  apply_cache_size(db, args.resources);
   if (args.summaries_only) {
     // For runs too large to analyze here: the physical view and slider still work.
     db::write_view_summaries(db);
@@ -45,6 +48,7 @@ void add_analyze_command(CLI::App& app) {
   add_analysis_options(cmd, args->settings);
   cmd->add_flag("--summaries-only", args->summaries_only,
                 "write only the viewer's summaries (start histogram, level of detail), no structure");
+  add_cache_option(cmd, args->resources);
   cmd->callback([args] { run_analyze(*args); });
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 
 #include "app/commands.h"
+#include "common/text.h"
+#include "app/resource_options.h"
 #include "store/schema.h"
 #include "structure/structure_check.h"
 #include "structure/structure_store.h"
@@ -13,8 +15,9 @@
 namespace weft::app {
 namespace {
 
-int run_check(const std::string& path) {
+int run_check(const std::string& path, const ResourceOptions& resources) {
   db::Database db = db::open_run(path);
+  apply_cache_size(db, resources);
   db::LoadedCommTrace loaded = db::load_comm_trace(db, {});
   db::StoredStructure stored = db::read_structure(db, loaded.trace);
   structure::CheckResult r =
@@ -23,7 +26,7 @@ int run_check(const std::string& path) {
   auto line = [](const char* what, long long count) {
     std::printf("%-46s %s\n", what, count == 0 ? "ok" : (std::to_string(count) + " violation(s)").c_str());
   };
-  std::printf("%s: %d communication events, %d messages, %d collectives\n", path.c_str(),
+  std::printf("%s: %d communication events, %d messages, %d collectives\n", escape_control_chars(path).c_str(),
               loaded.trace.op_count(), loaded.trace.message_count(), loaded.trace.collective_count());
   line("every event has a stored step", r.ops_without_structure);
   line("step(send) < step(receive)", r.send_not_before_receive);
@@ -38,10 +41,12 @@ int run_check(const std::string& path) {
 
 void add_check_command(CLI::App& app) {
   auto path = std::make_shared<std::string>();
+  auto resources = std::make_shared<ResourceOptions>();
   CLI::App* cmd = app.add_subcommand("check", "Verify the invariants of a run's logical structure");
   cmd->add_option("run", *path, "run database (RUN.weft)")->required();
-  cmd->callback([path] {
-    int status = run_check(*path);
+  add_cache_option(cmd, *resources);
+  cmd->callback([path, resources] {
+    int status = run_check(*path, *resources);
     if (status != 0) throw CLI::RuntimeError(status);
   });
 }

@@ -1,12 +1,14 @@
 // `weft export RUN.weft --what steps|messages --format csv|json [-o FILE]`:
 // the logical structure or the matched messages as a table. With -o the file
 // appears complete or not at all (written beside it, renamed at the end).
+#include <cerrno>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/commands.h"
+#include "app/resource_options.h"
 #include "app/table_writer.h"
 #include "common/error.h"
 #include "store/atomic_output.h"
@@ -23,6 +25,7 @@ struct ExportArgs {
   std::string what = "steps";
   std::string format = "csv";
   std::string output;
+  ResourceOptions resources;
 };
 
 // Region names indexed by region reference (references are dense in practice;
@@ -108,21 +111,30 @@ void write_export(db::Database& db, const ExportArgs& args, std::FILE* out) {
 void run_export(const ExportArgs& args) {
   parse_table_format(args.format);
   db::Database db = db::open_run(args.run);
+  apply_cache_size(db, args.resources);
   if (args.output.empty()) {
     write_export(db, args, stdout);
-    if (std::fflush(stdout) != 0) throw Error("export: cannot write to standard output");
+    if (std::fflush(stdout) != 0 || std::ferror(stdout))
+      throw Error("standard output", "write failed: " + db::write_error_text(errno));
     return;
   }
   db::AtomicOutput output(args.output, true);
   std::FILE* f = std::fopen(output.temp_path().c_str(), "w");
-  if (!f) throw Error(args.output, "cannot write");
+  if (!f) throw Error(args.output, "cannot write: " + db::write_error_text(errno));
   try {
     write_export(db, args, f);
   } catch (...) {
     std::fclose(f);
     throw;
   }
-  if (std::ferror(f) | std::fclose(f)) throw Error(args.output, "write failed (disk full?)");
+  errno = 0;
+  bool failed = std::fflush(f) != 0 || std::ferror(f);
+  int error_number = errno;
+  if (std::fclose(f) != 0 && !failed) {
+    failed = true;
+    error_number = errno;
+  }
+  if (failed) throw Error(args.output, "write failed: " + db::write_error_text(error_number ? error_number : EIO));
   output.commit();
 }
 
@@ -136,6 +148,7 @@ void add_export_command(CLI::App& app) {
       ->check(CLI::IsMember({"steps", "messages"}));
   cmd->add_option("--format", args->format, "csv or json")->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("-o,--output", args->output, "output file (default: standard output)");
+  add_cache_option(cmd, args->resources);
   cmd->callback([args] { run_export(*args); });
 }
 

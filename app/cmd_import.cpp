@@ -6,8 +6,10 @@
 #include <string>
 
 #include "app/analysis_options.h"
+#include "common/text.h"
 #include "app/commands.h"
 #include "app/progress_bar.h"
+#include "app/resource_options.h"
 #include "common/error.h"
 #include "otf2/otf2_decode_only.h"
 #include "otf2/otf2_importer.h"
@@ -24,6 +26,8 @@ struct ImportArgs {
   bool decode_only = false;
   bool no_analyze = false;
   db::AnalysisSettings analysis;
+  // The bulk load is fastest with a small page cache (README, Limits).
+  ResourceOptions resources{8, 2};
 };
 
 void run_decode_only(const ImportArgs& args) {
@@ -38,6 +42,8 @@ void run_import(const ImportArgs& args) {
   options.output_path = args.output;
   options.overwrite = args.force;
   options.weft_version = WEFT_VERSION;
+  options.threads = args.resources.threads;
+  options.cache_mib = args.resources.cache_mib;
   ProgressBar bar("importing", !args.quiet);
   options.progress = [&bar](const db::ImportProgress& p) {
     double fraction = p.records_total ? static_cast<double>(p.records_done) /
@@ -56,11 +62,11 @@ void run_import(const ImportArgs& args) {
     };
   db::ImportSummary s = db::import_otf2(options);
   bar.finish();
-  for (const std::string& w : s.warnings) std::fprintf(stderr, "weft: warning: %s\n", w.c_str());
+  for (const std::string& w : s.warnings) std::fprintf(stderr, "weft: warning: %s\n", escape_control_chars(w).c_str());
   if (!args.quiet)
     std::printf("%s: %llu processes, %llu events from %llu records, %llu messages, "
                 "%llu collectives in %.2f s\n",
-                args.output.c_str(), static_cast<unsigned long long>(s.processes),
+                escape_control_chars(args.output).c_str(), static_cast<unsigned long long>(s.processes),
                 static_cast<unsigned long long>(s.events),
                 static_cast<unsigned long long>(s.records),
                 static_cast<unsigned long long>(s.messages),
@@ -79,6 +85,8 @@ void add_import_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", args->quiet, "no progress bar and no summary line");
   cmd->add_flag("--no-analyze", args->no_analyze, "skip the logical structure analysis (run `weft analyze` later)");
   add_analysis_options(cmd, args->analysis);
+  add_threads_option(cmd, args->resources, 2);
+  add_cache_option(cmd, args->resources);
   // Benchmark baseline: read every event with the importer's reader, store nothing.
   cmd->add_flag("--decode-only", args->decode_only, "")->group("");
   cmd->callback([args] {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "app/commands.h"
+#include "common/text.h"
 #include "store/run_info.h"
 
 namespace weft::app {
@@ -34,7 +35,7 @@ void print_structure_facts(const db::RunInfo& info) {
 void print_info(const std::string& path) {
   db::RunInfo info = db::read_run_info(path);
   auto line = [](const char* label, const std::string& value) {
-    std::printf("%-16s %s\n", label, value.c_str());
+    std::printf("%-16s %s\n", label, escape_control_chars(value).c_str());
   };
   auto num = [](std::int64_t v) { return std::to_string(v); };
   line("run", info.path);

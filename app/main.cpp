@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "app/commands.h"
+#include "common/text.h"
 #include "common/error.h"
 
 int main(int argc, char** argv) {
@@ -25,13 +26,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const weft::Error& e) {
-    std::fprintf(stderr, "weft: %s\n", e.what());
+    std::fprintf(stderr, "weft: %s\n", weft::escape_control_chars(e.what()).c_str());
     return 2;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "weft: out of memory\n");
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "weft: internal error: %s\n", e.what());
+    std::fprintf(stderr, "weft: internal error: %s\n", weft::escape_control_chars(e.what()).c_str());
     return 3;
   }
   return 0;

@@ -3,6 +3,7 @@
 #include <cinttypes>
 
 #include "common/error.h"
+#include "common/text.h"
 
 namespace weft::app {
 
@@ -12,15 +13,24 @@ TableFormat parse_table_format(const std::string& name) {
   throw Error("unknown format '" + name + "' (csv or json)");
 }
 
+// RFC 4180: a field with a comma, a quote or a line break is quoted and its
+// quotes doubled; line breaks stay as they are inside the quotes. Other
+// control characters (which RFC 4180 does not allow, and which would act on a
+// terminal showing the file) are written as \xNN.
 std::string csv_quote(std::string_view text) {
-  bool needs = text.find_first_of(",\"\r\n") != std::string_view::npos;
-  if (!needs) return std::string(text);
-  std::string out = "\"";
+  std::string out;
+  bool needs_quotes = false;
   for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == ',' || c == '"' || c == '\r' || c == '\n') needs_quotes = true;
     if (c == '"') out += '"';
+    if ((u < 0x20 && c != '\r' && c != '\n' && c != '\t') || u == 0x7f) {
+      out += escape_control_chars(std::string_view(&c, 1));
+      continue;
+    }
     out += c;
   }
-  return out + "\"";
+  return needs_quotes ? "\"" + out + "\"" : out;
 }
 
 std::string json_quote(std::string_view text) {
@@ -33,7 +43,7 @@ std::string json_quote(std::string_view text) {
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
-        if (c < 0x20) {
+        if (c < 0x20 || c == 0x7f) {
           char buf[8];
           std::snprintf(buf, sizeof buf, "\\u%04x", c);
           out += buf;

@@ -146,7 +146,7 @@ TEST(WindowQuery, RejectsMissingAndForeignFiles) {
     db::WindowQuery query(other);
     FAIL() << "a SQLite file without the weft schema was accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("not a weft database"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not a weft run"), std::string::npos) << e.what();
   }
 }
 

@@ -4,10 +4,10 @@
 
 namespace weft::db {
 
-EventPipeline::EventPipeline(Database& db, int shift, ProcessRecordsSink process_records)
-    : db_(db), staged_(shift < 0), process_records_(std::move(process_records)) {
+EventPipeline::EventPipeline(Database& db, int shift, ProcessRecordsSink process_records, bool threaded)
+    : db_(db), staged_(shift < 0), threaded_(threaded), process_records_(std::move(process_records)) {
   if (!staged_) writer_ = std::make_unique<EventBlockWriter>(db, shift);
-  thread_ = std::thread([this] { run(); });
+  if (threaded_) thread_ = std::thread([this] { run(); });
 }
 
 EventPipeline::~EventPipeline() {
@@ -24,6 +24,10 @@ void EventPipeline::rethrow_if_failed() {
 }
 
 void EventPipeline::push(Batch&& batch) {
+  if (!threaded_) {
+    handle(batch);
+    return;
+  }
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [this] { return queued_records_ < kQueueRecords || error_; });
   rethrow_if_failed();
@@ -73,7 +77,7 @@ int EventPipeline::finish(int shift) {
   Batch batch;
   batch.end_of_input = true;
   push(std::move(batch));
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
   rethrow_if_failed();
   if (staged_) {
     writer_ = std::make_unique<EventBlockWriter>(db_, shift);
@@ -111,6 +115,29 @@ void EventPipeline::flush_pending(ProcessIndex process) {
   pending_.clear();
 }
 
+bool EventPipeline::handle(Batch& batch) {
+  if (batch.end_of_input) return false;
+  if (!batch.rows.empty()) {
+    // Most processes fit one batch: take it whole instead of copying.
+    if (pending_.empty())
+      std::swap(pending_, batch.rows);
+    else
+      pending_.insert(pending_.end(), batch.rows.begin(), batch.rows.end());
+    batch.rows.clear();
+    std::lock_guard lock(mutex_);
+    free_rows_.push_back(std::move(batch.rows));
+  }
+  if (batch.end_of_process || (!staged_ && pending_.size() >= kFlushEvents))
+    flush_pending(batch.process);
+  if (batch.end_of_process) {
+    process_records_(batch.process, batch.records);
+    batch.records.clear();
+    std::lock_guard lock(mutex_);
+    free_records_.push_back(std::move(batch.records));
+  }
+  return true;
+}
+
 void EventPipeline::run() {
   try {
     for (;;) {
@@ -124,25 +151,7 @@ void EventPipeline::run() {
         queued_records_ -= batch.size();
       }
       changed_.notify_all();
-      if (batch.end_of_input) return;
-      if (!batch.rows.empty()) {
-        // Most processes fit one batch: take it whole instead of copying.
-        if (pending_.empty())
-          std::swap(pending_, batch.rows);
-        else
-          pending_.insert(pending_.end(), batch.rows.begin(), batch.rows.end());
-        batch.rows.clear();
-        std::lock_guard lock(mutex_);
-        free_rows_.push_back(std::move(batch.rows));
-      }
-      if (batch.end_of_process || (!staged_ && pending_.size() >= kFlushEvents))
-        flush_pending(batch.process);
-      if (batch.end_of_process) {
-        process_records_(batch.process, batch.records);
-        batch.records.clear();
-        std::lock_guard lock(mutex_);
-        free_records_.push_back(std::move(batch.records));
-      }
+      if (!handle(batch)) return;
     }
   } catch (...) {
     {

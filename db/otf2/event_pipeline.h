@@ -44,7 +44,9 @@ class EventPipeline {
   using ProcessRecordsSink = std::function<void(ProcessIndex, LocationRecords&)>;
 
   // `shift` >= 0: write blocks as processes complete; < 0: staged (see above).
-  EventPipeline(Database& db, int shift, ProcessRecordsSink process_records);
+  // `threaded` false: no writer thread; every batch is written on the calling
+  // thread as it arrives (weft import --threads 1).
+  EventPipeline(Database& db, int shift, ProcessRecordsSink process_records, bool threaded = true);
   ~EventPipeline();
   EventPipeline(const EventPipeline&) = delete;
   EventPipeline& operator=(const EventPipeline&) = delete;
@@ -77,12 +79,15 @@ class EventPipeline {
   };
   void push(Batch&& batch);
   void run();
+  // Writes one batch; false at the end of the input.
+  bool handle(Batch& batch);
   void flush_pending(ProcessIndex process);
   void write_in_id_order(ProcessIndex process, std::vector<EventRecord>& rows);
   void rethrow_if_failed();
 
   Database& db_;
   bool staged_;
+  bool threaded_;
   ProcessRecordsSink process_records_;
   std::unique_ptr<EventBlockWriter> writer_;
 

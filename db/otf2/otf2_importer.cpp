@@ -1,5 +1,7 @@
 #include "otf2/otf2_importer.h"
 
+#include <sys/stat.h>
+
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -39,10 +41,24 @@ namespace {
 // 4-8 MiB: first-touch faults of the cache memory, longer dirty-page lists
 // to walk at each spill; README "Limits"). The analysis that may follow on
 // this connection gets its bigger cache back (kAnalysisCachePragma).
-void apply_bulk_load_pragmas(Database& db) {
+// `--cache-mib` overrides it.
+void apply_bulk_load_pragmas(Database& db, int cache_mib) {
+  const std::string kib = std::to_string(-std::int64_t{1024} * cache_mib);
   db.exec(
       "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
-      "PRAGMA cache_size=-8192; PRAGMA temp.cache_size=-65536;");
+      "PRAGMA cache_size=" + kib + "; PRAGMA temp.cache_size=-65536;");
+}
+
+// The record count a location's definition claims is untrusted input: it
+// sizes reservations and the progress bar, so it is capped by what the event
+// file can hold (every OTF2 event record takes at least one byte) before use.
+// A claim above the file size is still caught as a truncated file after the
+// location is read.
+std::uint64_t plausible_record_count(const Otf2Archive& archive, const ProcessInfo& info) {
+  struct stat st {};
+  std::string evt = archive.location_file(info.location_ref, ".evt");
+  if (stat(evt.c_str(), &st) != 0 || st.st_size < 0) return 0;
+  return std::min<std::uint64_t>(info.expected_records, static_cast<std::uint64_t>(st.st_size));
 }
 constexpr const char* kAnalysisCachePragma = "PRAGMA cache_size=-65536;";
 
@@ -224,7 +240,8 @@ ImportSummary import_otf2(const ImportOptions& options) {
   ImportSummary summary;
   {
     Database db(output.temp_path(), Database::Mode::ReadWrite);
-    apply_bulk_load_pragmas(db);
+    db.set_display_path(options.output_path);
+    apply_bulk_load_pragmas(db, options.cache_mib);
     Transaction tx(db);
     create_tables(db);
     create_indexes(db);
@@ -237,7 +254,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
     ImportProgress progress;
     for (size_t i = 0; i < count; ++i) {
       locations.push_back(layout.processes[first + i].location_ref);
-      progress.records_total += layout.processes[first + i].expected_records;
+      progress.records_total += plausible_record_count(archive, layout.processes[first + i]);
     }
     progress.locations_total = count;
     open_location_files(archive, locations.data(), locations.size());
@@ -270,7 +287,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
       EventPipeline pipeline(db, direct_shift, [&](ProcessIndex process, LocationRecords& records) {
         matcher.add_process(process, records.sends, records.recvs);
         collectives.add(records.collective_members);
-      });
+      }, options.threads >= 2);
       ProcessIndex current = 0;
       LocationRecords records;
       EventRowBuffer rows([&](std::vector<EventRow>& batch) { pipeline.add(current, batch); });
@@ -352,6 +369,9 @@ ImportSummary import_otf2(const ImportOptions& options) {
       options.before_publish(db);
       timer.mark("before publish (analysis)");
     }
+    // Published in WAL mode, so that `weft analyze` never has to switch modes
+    // (which needs every reader gone) and readers never block it.
+    db.exec("PRAGMA journal_mode=WAL");
   }
   output.commit();
   timer.mark("close, rename");

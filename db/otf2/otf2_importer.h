@@ -40,6 +40,11 @@ struct ImportOptions {
   std::string output_path;  // RUN.weft
   bool overwrite = false;   // --force: replace an existing output (only once the new one is complete)
   LocationRange locations;
+  // Threads: 2 decodes on the calling thread and writes blocks on a second
+  // one; 1 does both on the calling thread (less memory traffic, slower).
+  int threads = 2;
+  // SQLite page cache of the output database, MiB (also for the analysis).
+  int cache_mib = 64;
   ImportProgressCallback progress;
   std::string weft_version = "unknown";  // written to meta.weft_version
   // Runs on the complete database before it is published under output_path

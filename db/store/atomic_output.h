@@ -1,12 +1,24 @@
 #pragma once
 // An output file that appears complete or not at all.
 //
-// The importer writes into "OUT.tmp-XXXXXX" (mkstemp) in the output's own
+// The importer writes into "OUT.tmp-XXXXXX" (random, O_EXCL) in the output's own
 // directory, so that the final rename is atomic (same file system), and renames
-// it over OUT only in commit(). Destroying an uncommitted AtomicOutput removes
-// the temporary file, and so does SIGINT/SIGTERM while one is alive: a failed
-// or interrupted import never leaves a half-written run, and with --force the
-// previous OUT stays intact until the new one is complete.
+// it over OUT only in commit(). Until then nothing at OUT changes: with --force
+// the previous OUT stays intact until the new one is complete.
+//
+// The temporary file is removed however the writer ends:
+// - an error: the destructor unlinks it;
+// - SIGINT, SIGTERM, SIGHUP: a handler unlinks it, prints one line and
+//   re-raises the signal (the exit status still says "interrupted");
+// - SIGKILL, a crash or the OOM killer, which no handler sees: a small guardian
+//   process, forked when the temporary is created, waits on a pipe whose write
+//   end only the writer holds. The kernel closes it when the writer dies in any
+//   way; the guardian then unlinks the temporary (and SQLite's side files of
+//   it) unless the writer reported the commit first. The guardian sits in its
+//   own process group, so a signal sent to the writer's group does not kill it.
+// Only a power cut or a kernel crash can leave an orphan "OUT.tmp-*" behind.
+#include <sys/types.h>
+
 #include <string>
 
 namespace weft::db {
@@ -27,10 +39,19 @@ class AtomicOutput {
   void commit();
 
  private:
+  void start_guardian();
+  void release_guardian(char verdict);
+
   std::string output_path_;
   std::string temp_path_;
   bool committed_ = false;
   bool signal_armed_ = false;
+  int guardian_fd_ = -1;  // write end of the guardian's pipe
+  pid_t guardian_pid_ = -1;
 };
+
+// Text for a failed write's errno: "disk full" for ENOSPC and EDQUOT, so
+// that every writer reports a full disk in the same words.
+std::string write_error_text(int error_number);
 
 }  // namespace weft::db

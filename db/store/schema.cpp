@@ -46,6 +46,22 @@ CREATE INDEX message_blocks_by_process ON message_blocks(process, first_id);
 )sql");
 }
 
+namespace {
+
+// "weft import SOURCE -o RUN --force", with the trace the run was made from
+// when its meta table still says (the schema of meta has not changed).
+std::string reimport_command(Database& db) {
+  std::string source = "TRACE";
+  try {
+    Statement s = db.prepare("SELECT value FROM meta WHERE key = 'source_path'");
+    if (s.step() && !s.column_text(0).empty()) source = s.column_text(0);
+  } catch (const Error&) {
+  }
+  return "weft import " + source + " -o " + db.path() + " --force";
+}
+
+}  // namespace
+
 Database open_run(const std::string& path, Database::Mode mode) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) throw Error(path, "no such file");
@@ -58,12 +74,13 @@ Database open_run(const std::string& path, Database::Mode mode) {
                       "SELECT count(*) FROM sqlite_schema WHERE type='table' AND name='meta'") > 0;
   if (version == 0 || !has_meta)
     throw Error(path, "not a weft run (an SQLite database without weft's tables)");
-  if (version != kSchemaVersion)
-    throw Error(path, "schema version " + std::to_string(version) + " is " +
-                          (version < kSchemaVersion ? "older" : "newer") +
-                          " than the version this weft reads (" + std::to_string(kSchemaVersion) +
-                          "); re-import the trace" +
-                          (version > kSchemaVersion ? " or use a newer weft" : ""));
+  if (version < kSchemaVersion)
+    throw Error(path, "schema version " + std::to_string(version) + " is older than this weft's (" +
+                          std::to_string(kSchemaVersion) + "); upgrade it by importing the trace again: " +
+                          reimport_command(db));
+  if (version > kSchemaVersion)
+    throw Error(path, "schema version " + std::to_string(version) + " is newer than this weft's (" +
+                          std::to_string(kSchemaVersion) + "); open it with a newer weft");
   return db;
 }
 

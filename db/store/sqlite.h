@@ -20,6 +20,10 @@ class Database {
   enum class Mode { ReadOnly, ReadWrite, Create };
   Database(const std::string& path, Mode mode);
   ~Database();
+  // The name errors give the file: by default the path it was opened with; the
+  // importer names the output it is building, not the temporary file that
+  // will have disappeared by the time the user reads the message.
+  void set_display_path(const std::string& name) { path_ = name; }
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
   Database(Database&& other) noexcept;

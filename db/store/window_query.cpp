@@ -1,7 +1,6 @@
 #include "store/window_query.h"
 
 #include <algorithm>
-#include <filesystem>
 
 #include "store/block_codec.h"
 #include "store/event_buckets.h"
@@ -15,16 +14,9 @@ namespace {
 // (a region table with huge sparse references would otherwise waste memory).
 constexpr std::int64_t kMaxDenseRegionId = 1 << 20;
 
-Database open_weft_database(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw Error(path, "no such file");
-  Database db(path, Database::Mode::ReadOnly);
-  int version = db.user_version();
-  if (version != kSchemaVersion)
-    throw Error(path, "not a weft database (schema version " + std::to_string(version) +
-                          ", expected " + std::to_string(kSchemaVersion) + ")");
-  return db;
-}
+// Read-only, with open_run's checks (regular file, SQLite, weft tables,
+// schema version): the viewer and render never write to a run.
+Database open_weft_database(const std::string& path) { return open_run(path, Database::Mode::ReadOnly); }
 
 // The blocks of one level that can hold events overlapping the window: the
 // bucket range of the schema's overlap rule, narrowed by each block's span.
@@ -102,6 +94,9 @@ void WindowQuery::load_meta() {
   if (meta_.bucket_shift < 0 || meta_.bucket_shift > 40 || meta_.max_level < 0 ||
       meta_.max_level > kMaxBucketLevel)
     throw Error(db_.path(), "meta bucket_shift/max_level out of range");
+  if (meta_.trace_end_ns < 0 || meta_.max_message_ns < 0 || meta_.count_events < 0 ||
+      meta_.count_messages < 0)
+    throw Error(db_.path(), "meta trace_end_ns/max_message_ns/counts are negative");
 }
 
 void WindowQuery::load_processes() {
