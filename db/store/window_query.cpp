@@ -107,6 +107,8 @@ void WindowQuery::load_processes() {
     processes_.name.push_back(s.column_text(1));
     processes_.kind.push_back(s.column_text(2));
   }
+  // An import always writes at least one (an archive without locations is refused).
+  if (processes_.name.empty()) throw Error(db_.path(), "the processes table is empty");
 }
 
 void WindowQuery::load_regions() {
