@@ -268,7 +268,7 @@ void render_overview(const RenderOptions& options, db::WindowQuery& query, const
   std::optional<db::StartHistogram> histogram;
   if (db::has_start_histogram(db)) histogram = db::read_start_histogram(db);
   TimelineSlider slider(static_cast<double>(info.meta.trace_end_ns), std::move(histogram));
-  slider.set_current_ns(0);
+  slider.hide_cursor();
 
   HeadlessFrame frame(size);
   frame.begin();

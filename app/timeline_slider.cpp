@@ -67,6 +67,7 @@ bool TimelineSlider::draw(const render::PixelRect& area, double view_t0_ns, doub
       changed = current_ns_ != before;
     }
   }
+  if (!cursor_visible_) return changed;
   // The cursor with its time.
   const float cx = x_of(current_ns_);
   draw->AddLine(ImVec2(cx, plot.y - 2.0f), ImVec2(cx, plot.y + plot.height + 2.0f), kCursorColor,

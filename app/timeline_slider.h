@@ -20,6 +20,8 @@ class TimelineSlider {
 
   double current_ns() const { return current_ns_; }
   void set_current_ns(double t_ns);
+  // A still image of the whole run (`weft render --view overview`) has no "now".
+  void hide_cursor() { cursor_visible_ = false; }
 
   // Draws into `area`, marking [view_t0, view_t1] (the physical view's span).
   // With `interactive`, a press or drag inside sets the current time. Returns
@@ -33,6 +35,7 @@ class TimelineSlider {
   double trace_end_ns_;
   std::optional<db::StartHistogram> histogram_;
   double current_ns_ = 0;
+  bool cursor_visible_ = true;
 };
 
 }  // namespace weft::app
