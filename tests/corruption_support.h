@@ -25,6 +25,15 @@
 
 namespace weft::test {
 
+// Runs `weft synth ARGS -o OUT` and fails the current test when it does not succeed.
+inline void synth_trace(const std::vector<std::string>& args, const std::filesystem::path& out) {
+  std::vector<std::string> argv = {WEFT_BINARY, "synth"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"-o", out.string()});
+  ProcessResult r = run_process(argv);
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+}
+
 namespace fs = std::filesystem;
 
 // Peak RSS allowed for one command on the corpus's tiny inputs. A sanity

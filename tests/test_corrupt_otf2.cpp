@@ -29,23 +29,16 @@ class Otf2Corpus : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new weft::test::TempDir("otf2corpus");
-    synth({"stencil2d", "-n", "4", "-i", "3"}, dir_->path / "pristine");
-    synth({"stencil2d", "-n", "4", "-i", "3"}, dir_->path / "again");
+    weft::test::synth_trace({"stencil2d", "-n", "4", "-i", "3"}, dir_->path / "pristine");
+    weft::test::synth_trace({"stencil2d", "-n", "4", "-i", "3"}, dir_->path / "again");
     weft::test::pin_trace_id(dir_->path / "pristine/traces.otf2", dir_->path / "again/traces.otf2");
     fs::remove_all(dir_->path / "again");
-    synth({"ring", "-n", "2", "-i", "2"}, dir_->path / "foreign");
+    weft::test::synth_trace({"ring", "-n", "2", "-i", "2"}, dir_->path / "foreign");
     fs::copy(dir_->path / "pristine", dir_->path / "work", fs::copy_options::recursive);
   }
   static void TearDownTestSuite() {
     delete dir_;
     dir_ = nullptr;
-  }
-  static void synth(std::vector<std::string> args, const fs::path& out) {
-    std::vector<std::string> argv = {kWeft, "synth"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    argv.insert(argv.end(), {"-o", out.string()});
-    ProcessResult r = weft::test::run_process(argv);
-    ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   }
 
   static fs::path pristine() { return dir_->path / "pristine"; }

@@ -66,19 +66,12 @@ class CrashSafety : public ::testing::Test {
   static void SetUpTestSuite() {
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     dir_ = new weft::test::TempDir("crash");
-    synth({"stencil2d", "-n", "64", "-i", "40"}, dir_->path / "big");
-    synth({"ring", "-n", "3", "-i", "2"}, dir_->path / "small");
+    weft::test::synth_trace({"stencil2d", "-n", "64", "-i", "40"}, dir_->path / "big");
+    weft::test::synth_trace({"ring", "-n", "3", "-i", "2"}, dir_->path / "small");
   }
   static void TearDownTestSuite() {
     delete dir_;
     prctl(PR_SET_CHILD_SUBREAPER, 0);
-  }
-  static void synth(std::vector<std::string> args, const fs::path& out) {
-    std::vector<std::string> argv = {kWeft, "synth"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    argv.insert(argv.end(), {"-o", out.string()});
-    ProcessResult r = weft::test::run_process(argv);
-    ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   }
   static std::string big() { return (dir_->path / "big/traces.otf2").string(); }
   static std::string small() { return (dir_->path / "small/traces.otf2").string(); }

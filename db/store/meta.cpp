@@ -27,6 +27,12 @@ std::int64_t read_meta_int(Database& db, std::string_view key, std::string_view 
   throw Error(db.path(), message);
 }
 
+bool has_table(Database& db, std::string_view name) {
+  Statement s(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
+  s.bind(1, name);
+  return s.step();
+}
+
 void write_meta_ints(Database& db, std::initializer_list<std::pair<std::string_view, std::int64_t>> facts) {
   Statement put(db, "INSERT OR REPLACE INTO meta VALUES (?1, ?2)");
   for (const auto& [key, value] : facts) {

@@ -27,9 +27,7 @@ constexpr const char* kMessagesSql =
 }  // namespace
 
 bool has_logical_structure(Database& db) {
-  return db.query_int(
-             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
-             "('comm_event_blocks', 'message_steps')") == 2;
+  return has_table(db, "comm_event_blocks") && has_table(db, "message_steps");
 }
 
 Database& require_logical_structure(Database& db) {

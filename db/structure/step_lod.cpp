@@ -125,7 +125,7 @@ void write_step_lod(Database& db, const LoadedCommTrace& loaded, const structure
 }
 
 bool has_step_lod(Database& db) {
-  return db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'step_lod'") > 0;
+  return has_table(db, "step_lod");
 }
 
 StepLod::StepLod(Database& db) : tiles_(db, "step_lod") {

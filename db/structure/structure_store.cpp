@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "common/phase_timer.h"
 #include "store/batch_insert.h"
+#include "store/meta.h"
 #include "structure/view_tables.h"
 #include "store/record_scan.h"
 #include "structure/comm_event_blocks.h"
@@ -27,7 +28,7 @@ void drop_structure_tables(Database& db) {
   for (const char* table : kStructureTables) {
     // The comm_events view is an eponymous virtual table: only drop a stored one.
     std::string name(table);
-    if (db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '" + name + "'") > 0)
+    if (has_table(db, name))
       db.exec("DROP TABLE " + name);
   }
 }
@@ -160,7 +161,7 @@ void release_messages(structure::CommTrace& t) {
 }  // namespace
 
 bool has_structure(Database& db) {
-  return db.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'comm_event_blocks'") > 0;
+  return has_table(db, "comm_event_blocks");
 }
 
 structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& settings) {

@@ -221,8 +221,7 @@ void write_activity_lod(Database& db) {
 }
 
 bool has_activity_lod(Database& db) {
-  return db.query_int(
-             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'activity_lod'") > 0;
+  return has_table(db, "activity_lod");
 }
 
 ActivityLod::ActivityLod(Database& db)

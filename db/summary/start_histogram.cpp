@@ -89,8 +89,7 @@ void write_start_histogram(Database& db, std::int32_t bins) {
 }
 
 bool has_start_histogram(Database& db) {
-  return db.query_int(
-             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'start_histogram'") > 0;
+  return has_table(db, "start_histogram");
 }
 
 StartHistogram read_start_histogram(Database& db) {
