@@ -17,7 +17,7 @@
 #include "app/logical_overlay.h"
 #include "app/physical_overlay.h"
 #include "app/selection.h"
-#include "app/step_overview.h"
+#include "app/overview_strip.h"
 #include "app/timeline_slider.h"
 #include "app/view_filter.h"
 #include "app/timeline_data.h"
@@ -29,6 +29,7 @@
 #include "png_writer.h"
 #include "store/window_query.h"
 #include "structure/logical_window.h"
+#include "structure/time_metrics.h"
 #include "summary/start_histogram.h"
 #include "timeline_renderer.h"
 
@@ -256,8 +257,9 @@ void render_logical(const RenderOptions& options, db::WindowQuery& query, const 
   frame.finish(options.out);
 }
 
-// The overview strip of the logical metric (when the run is analyzed) above
-// the timeline slider's graph of event starts, both over the whole run.
+// The overview strips of the logical metric per step and per time bin (when
+// the run is analyzed) above the timeline slider's graph of event starts, all
+// over the whole run.
 void render_overview(const RenderOptions& options, db::WindowQuery& query, const TraceInfo& info,
                      Size size) {
   if (!options.time.empty() || !options.steps.empty() || !options.procs.empty())
@@ -274,13 +276,19 @@ void render_overview(const RenderOptions& options, db::WindowQuery& query, const
   frame.begin();
   const auto w = static_cast<float>(size.width);
   const auto h = static_cast<float>(size.height);
-  const float strip = structure ? std::floor(0.5f * h) : 0.0f;
+  const bool time_strip = structure && db::has_time_metrics(db);
+  const float strip = structure ? std::floor((time_strip ? 0.35f : 0.5f) * h) : 0.0f;
+  float y = 0;
   if (structure) {
     const db::StructureFacts facts = db::LogicalWindowQuery(db).facts();
-    StepOverview overview(db, facts.global_steps);
-    overview.draw({0, 0, w, strip}, color, 0.0, 0.0, false);
+    read_step_overview(db, facts.global_steps).draw({0, y, w, strip}, color, 0.0, 0.0, false);
+    y += strip;
   }
-  slider.draw({0, strip, w, h - strip}, 0.0, 0.0, false);
+  if (time_strip) {
+    read_time_overview(db, info.meta.trace_end_ns).draw({0, y, w, strip}, color, 0.0, 0.0, false);
+    y += strip;
+  }
+  slider.draw({0, y, w, h - y}, 0.0, 0.0, false);
   frame.finish(options.out);
 }
 

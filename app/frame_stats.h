@@ -2,6 +2,7 @@
 // What `weft view --frames N --stats` reports: frame times, the time to the
 // first complete frame, window load times (the loader threads add theirs), and
 // memory.
+#include <chrono>
 #include <mutex>
 #include <vector>
 
@@ -23,6 +24,11 @@ class LoadTimes {
   std::mutex mutex_;
   std::vector<double> ms_;
 };
+
+// Wall time since `t0`, in ms.
+inline double milliseconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
 
 // The value at rank ceil(p * n) of `values` (0 when empty).
 double percentile(std::vector<double> values, double p);

@@ -55,6 +55,7 @@ struct LoadedLogicalWindow {
   render::TimelineGeometry geometry;  // x = global step, rows = process indices
   render::PickIndex picks;
   std::vector<std::uint32_t> order_scratch;  // events by (process, step), reused
+  double query_ms = 0;  // the store's share of the load: reading events and messages, or LOD cells
 };
 
 // The step window to load for `viewport` (x in steps), widened by `pad` times

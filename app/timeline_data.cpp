@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <numeric>
 
+#include "app/frame_stats.h"
 #include "app/class_colors.h"
 #include "app/view_filter.h"
 
@@ -127,7 +128,9 @@ void load_window(db::WindowQuery& query, db::ActivityLod* lod, const TraceInfo& 
                  estimated_events(info, request.window) > kDetailEventLimit;
   if (out.from_lod) {
     auto [p, t] = lod->choose_levels(request.px_per_ns, request.px_per_row, kLodCellPx);
+    const auto t0 = std::chrono::steady_clock::now();
     lod->read(p, t, window.t0, window.t1, window.p0, window.p1, out.lod);
+    out.query_ms = milliseconds_since(t0);
     out.events.clear();
     out.messages.clear();
     build_lod_geometry(lod->layout(), out);
@@ -135,8 +138,10 @@ void load_window(db::WindowQuery& query, db::ActivityLod* lod, const TraceInfo& 
     out.legend_regions.clear();
     return;
   }
+  const auto t0 = std::chrono::steady_clock::now();
   query.read_events(window, out.events);
   query.read_messages(window, out.messages);
+  out.query_ms = milliseconds_since(t0);
   // Geometry times are relative to the window start, where float precision is
   // spent on what the user looks at.
   render::GeometryFilter geometry_filter{&filter.row_of_process, &filter.region_hidden};

@@ -19,7 +19,7 @@
 #include "app/imgui_session.h"
 #include "app/logical_data.h"
 #include "app/overlay_style.h"
-#include "app/step_overview.h"
+#include "app/overview_strip.h"
 #include "app/timeline_slider.h"
 #include "app/view_history.h"
 #include "app/selection.h"
@@ -33,6 +33,7 @@
 #include "framebuffer.h"
 #include "png_writer.h"
 #include "structure/logical_window.h"
+#include "structure/time_metrics.h"
 #include "summary/start_histogram.h"
 #include "timeline_renderer.h"
 
@@ -221,12 +222,14 @@ void write_screenshot(const std::string& path, int width, int height) {
 
 void run_viewer(const ViewerOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  LoadTimes load_times;
-  // A load's wall time, recorded from the loader thread that ran it.
-  auto timed = [&load_times](auto&& load) {
+  LoadTimes load_times;   // whole loads: the store's reads and the geometry built from them
+  LoadTimes query_times;  // the store's reads alone
+  // A load's wall time and its query's, recorded from the loader thread that ran it.
+  auto timed = [&](auto&& load, const double& query_ms) {
     const auto t0 = std::chrono::steady_clock::now();
     load();
-    load_times.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    load_times.add(milliseconds_since(t0));
+    query_times.add(query_ms);
   };
   // Reading the tables first reports a bad file before any window appears.
   db::WindowQuery query(options.database);
@@ -234,11 +237,15 @@ void run_viewer(const ViewerOptions& options) {
   const bool has_structure = db::has_logical_structure(query.database());
   db::StructureFacts facts;
   db::PartitionSpans partition_spans;
-  std::optional<StepOverview> overview;
+  std::optional<OverviewStrip> overview;       // logical: per step
+  std::optional<OverviewStrip> time_overview;  // physical: per time bin
   if (has_structure) {
     facts = db::LogicalWindowQuery(query.database()).facts();
     partition_spans = db::read_partition_spans(query.database());
-    overview.emplace(query.database(), facts.global_steps);
+    overview.emplace(read_step_overview(query.database(), facts.global_steps));
+    // Runs analyzed before time_metrics existed have no physical strip.
+    if (db::has_time_metrics(query.database()))
+      time_overview.emplace(read_time_overview(query.database(), info.meta.trace_end_ns));
   }
   std::optional<db::StartHistogram> histogram;
   if (db::has_start_histogram(query.database())) histogram = db::read_start_histogram(query.database());
@@ -258,7 +265,7 @@ void run_viewer(const ViewerOptions& options) {
   std::optional<db::ActivityLod> lod;
   if (db::has_activity_lod(physical_query.database())) lod.emplace(physical_query.database());
   StreamedView<PhysicalRequest, LoadedWindow> physical([&](const PhysicalRequest& r, LoadedWindow& out) {
-    timed([&] { load_window(physical_query, lod ? &*lod : nullptr, info, r, out); });
+    timed([&] { load_window(physical_query, lod ? &*lod : nullptr, info, r, out); }, out.query_ms);
   });
   render::ViewTransform physical_view;
 
@@ -285,7 +292,7 @@ void run_viewer(const ViewerOptions& options) {
         timed([&] {
           load_logical_window(*logical_query, step_lod ? &*step_lod : nullptr, info, facts, r.color,
                               *r.filter, r.window, r.zoom, out);
-        });
+        }, out.query_ms);
       });
 
   std::vector<double> frame_ms;
@@ -340,7 +347,8 @@ void run_viewer(const ViewerOptions& options) {
       const float line = ImGui::GetTextLineHeight();
       const float slider_height = 6.5f * line + kMargin;
       const float strip_height = has_structure ? 3.5f * line : 0.0f;
-      const float rest = static_cast<float>(height) - toolbar - slider_height - strip_height;
+      const float time_strip_height = time_overview ? 3.5f * line : 0.0f;
+      const float rest = static_cast<float>(height) - toolbar - slider_height - strip_height - time_strip_height;
       // Logical above physical, as in Ravel: structure first, then where the time went.
       const float logical_height = has_structure ? std::floor(0.5f * rest) : 0.0f;
       float y = toolbar;
@@ -362,6 +370,16 @@ void run_viewer(const ViewerOptions& options) {
           logical_panel.set_viewport(next);
         }
         y += strip_height;
+      }
+      if (time_overview) {
+        const TimelineViewport& pv = physical_panel.viewport();
+        if (auto span = time_overview->draw({0, y, w, time_strip_height}, color, pv.t0_ns, pv.t1_ns, true)) {
+          TimelineViewport next = pv;
+          next.t0_ns = span->first;
+          next.t1_ns = span->second;
+          physical_panel.set_viewport(next);
+        }
+        y += time_strip_height;
       }
       DrawnView drawn =
           draw_physical_timeline(physical_panel, physical_renderer, info, physical.current.get(),
@@ -425,10 +443,12 @@ void run_viewer(const ViewerOptions& options) {
   if (options.stats)
     std::printf(
         "frames=%zu p50_ms=%.2f p95_ms=%.2f rss_mb=%.1f peak_rss_mb=%.1f first_frame_ms=%.0f "
-        "loads=%zu load_p50_ms=%.2f load_p95_ms=%.2f max_boxes=%zu max_lines=%zu\n",
+        "loads=%zu load_p50_ms=%.2f load_p95_ms=%.2f query_p50_ms=%.2f query_p95_ms=%.2f "
+        "max_boxes=%zu max_lines=%zu\n",
         frame_ms.size(), percentile(frame_ms, 0.50), percentile(frame_ms, 0.95), resident_mb(),
         peak_resident_mb(), first_frame_ms, load_times.snapshot().size(),
-        percentile(load_times.snapshot(), 0.50), percentile(load_times.snapshot(), 0.95), max_boxes,
+        percentile(load_times.snapshot(), 0.50), percentile(load_times.snapshot(), 0.95),
+        percentile(query_times.snapshot(), 0.50), percentile(query_times.snapshot(), 0.95), max_boxes,
         max_lines);
 }
 

@@ -6,11 +6,14 @@
 // processes that were not late are drawn in other colors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "import_test_support.h"
 #include "metric_colormap.h"
 #include "png_test_support.h"
 #include "store/sqlite.h"
 #include "structure/step_lod.h"
+#include "structure/time_metrics.h"
 #include "summary/start_histogram.h"
 
 using weft::test::quoted;
@@ -148,9 +151,47 @@ TEST_F(RenderLogical, OverviewShowsTheLatestStepInTheTopColor) {
   weft::testing::Png image(png.string());
   ASSERT_TRUE(image.ok());
   EXPECT_EQ(image.width(), 900);
-  // The bar of the step with the run's largest lateness reaches the top color:
-  // a column of it, full height of the strip's bar area.
-  EXPECT_GT(image.count(weft::render::metric_color_top()), 50);
+  // The bar of the step with the run's largest lateness reaches the top color
+  // in the step strip (the top 35% of the image), and the bar of the time bin
+  // where that event ended does in the time strip (the next 35%): a column
+  // of it, full height of each strip's bar area.
+  auto top_in_rows = [&](int y0, int y1) {
+    long n = 0;
+    for (int y = y0; y < y1; ++y)
+      for (int x = 0; x < image.width(); ++x) n += image.pixel(x, y) == weft::render::metric_color_top();
+    return n;
+  };
+  const int strip = 300 * 35 / 100;
+  EXPECT_GT(top_in_rows(0, strip), 50);
+  EXPECT_GT(top_in_rows(strip, 2 * strip), 50);
+}
+
+TEST_F(RenderLogical, TimeMetricsBinEveryCommunicationEventByItsEnd) {
+  weft::db::Database db(run_.string(), weft::db::Database::Mode::ReadOnly);
+  ASSERT_TRUE(weft::db::has_time_metrics(db));
+  const weft::db::TimeMetrics m = weft::db::read_time_metrics(db);
+  EXPECT_EQ(m.bins, weft::db::kDefaultTimeMetricBins);
+  // The bins cover the run: the last one reaches trace_end_ns.
+  const std::int64_t end = db.query_int("SELECT value FROM meta WHERE key = 'trace_end_ns'");
+  EXPECT_GE(m.bin_ns * m.bins, end);
+  EXPECT_LT(m.bin_ns * (m.bins - 1), end);
+  // Waits are summed: every event's wait lands in exactly one bin.
+  std::int64_t wait = 0;
+  for (std::int64_t v : m.values[weft::db::kTimeWait]) wait += v;
+  EXPECT_EQ(wait, db.query_int("SELECT sum(wait_ns) FROM comm_events"));
+  // Lateness is maxed: the bin where the latest op ends holds the run's
+  // maximum, and no bin holds more. (Consecutive Isends are one op, late
+  // together, ending with the last of them: the latest end among the events
+  // with the top lateness.)
+  const std::int64_t max_late = db.query_int("SELECT max(lateness_ns) FROM comm_events");
+  ASSERT_GT(max_late, 0);
+  const std::int64_t late_end = db.query_int(
+      "SELECT max(end_ns) FROM comm_events WHERE lateness_ns = (SELECT max(lateness_ns) FROM comm_events)");
+  const auto& late = m.values[weft::db::kTimeLateness];
+  EXPECT_EQ(late[static_cast<std::size_t>(late_end / m.bin_ns)], max_late);
+  EXPECT_EQ(*std::max_element(late.begin(), late.end()), max_late);
+  // Before the delayed iteration nothing is as late.
+  EXPECT_LT(late[0], max_late);
 }
 
 TEST_F(RenderLogical, SelectionOutlinesTheEventAndItsMessagePartner) {

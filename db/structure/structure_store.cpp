@@ -22,7 +22,8 @@ using structure::StructureResult;
 // before comm_event_blocks replaced it (now it is a view).
 constexpr const char* kStructureTables[] = {"comm_event_blocks", "comm_events", "partitions",
                                             "partition_edges", "phases", "step_metrics",
-                                            "process_metrics", "message_steps", "step_lod"};
+                                            "process_metrics", "message_steps", "step_lod",
+                                            "time_metrics"};
 
 void drop_structure_tables(Database& db) {
   for (const char* table : kStructureTables) {

@@ -7,6 +7,7 @@
 #include "store/batch_insert.h"
 #include "store/meta.h"
 #include "structure/step_lod.h"
+#include "structure/time_metrics.h"
 
 namespace weft::db {
 
@@ -58,6 +59,7 @@ ViewTableFacts write_view_tables(Database& db, const LoadedCommTrace& loaded,
   facts.max_message_steps = max_span;
   find_metric_ranges(r, facts);
   write_step_lod(db, loaded, r);
+  write_time_metrics(db, r);
   return facts;
 }
 

@@ -17,7 +17,7 @@ struct ViewTableFacts {
   TimeNs max_lateness = 0, max_global_lateness = 0, max_diff_lateness = 0, max_wait = 0, max_duration = 0;
 };
 
-// Creates and fills message_steps and step_lod inside the caller's
+// Creates and fills message_steps, step_lod and time_metrics inside the caller's
 // transaction. Needs the loaded trace's messages: call it before they are
 // released.
 ViewTableFacts write_view_tables(Database& db, const LoadedCommTrace& loaded,

@@ -1,0 +1,76 @@
+#include "structure/time_metrics.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "store/batch_insert.h"
+#include "store/meta.h"
+
+namespace weft::db {
+
+namespace {
+
+// The largest bin count a reader accepts: the table is meant to be small,
+// and a damaged meta value must not size an allocation.
+constexpr std::int64_t kMaxTimeMetricBins = 1 << 20;
+
+}  // namespace
+
+void write_time_metrics(Database& db, const structure::StructureResult& r, std::int32_t bins) {
+  bins = std::max(bins, 1);
+  const TimeNs end = std::max<TimeNs>(read_meta_int(db, "trace_end_ns"), 1);
+  const TimeNs bin_ns = std::max<TimeNs>(1, (end + bins - 1) / bins);
+  TimeMetrics m;
+  for (auto& v : m.values) v.assign(static_cast<std::size_t>(bins), 0);
+  std::vector<std::int64_t> ops(static_cast<std::size_t>(bins), 0);
+  for (structure::OpIndex a = 0; a < r.trace.op_count(); ++a) {
+    const TimeNs t = r.trace.end[static_cast<std::size_t>(a)];
+    const auto b = static_cast<std::size_t>(std::clamp<TimeNs>(t / bin_ns, 0, bins - 1));
+    ++ops[b];
+    m.values[kTimeLateness][b] = std::max(m.values[kTimeLateness][b], r.metrics.lateness(a));
+    m.values[kTimeGlobalLateness][b] = std::max(m.values[kTimeGlobalLateness][b], r.metrics.global_lateness(a));
+    m.values[kTimeDiffLateness][b] = std::max(m.values[kTimeDiffLateness][b], r.metrics.diff_lateness(a));
+    m.values[kTimeWait][b] += r.metrics.wait(a);
+  }
+  db.exec("DROP TABLE IF EXISTS time_metrics");
+  db.exec(
+      "CREATE TABLE time_metrics(bin INTEGER PRIMARY KEY, ops INTEGER NOT NULL,"
+      " max_lateness_ns INTEGER NOT NULL, max_global_lateness_ns INTEGER NOT NULL,"
+      " max_diff_lateness_ns INTEGER NOT NULL, sum_wait_ns INTEGER NOT NULL)");
+  BatchInserter rows(db, "time_metrics", "", 6);
+  for (std::int32_t b = 0; b < bins; ++b) {
+    const auto ub = static_cast<std::size_t>(b);
+    if (ops[ub] == 0) continue;  // bins with no event end have no row
+    std::array<std::int64_t, 6> row{b, ops[ub], m.values[kTimeLateness][ub], m.values[kTimeGlobalLateness][ub],
+                                    m.values[kTimeDiffLateness][ub], m.values[kTimeWait][ub]};
+    rows.add(row);
+  }
+  rows.flush();
+  write_meta_ints(db, {{"time_metrics_bins", bins}, {"time_metrics_bin_ns", bin_ns}});
+}
+
+bool has_time_metrics(Database& db) { return has_table(db, "time_metrics"); }
+
+TimeMetrics read_time_metrics(Database& db) {
+  TimeMetrics m;
+  const std::int64_t bins = read_meta_int(db, "time_metrics_bins", "run `weft analyze`");
+  const std::int64_t bin_ns = read_meta_int(db, "time_metrics_bin_ns", "run `weft analyze`");
+  if (bins < 1 || bins > kMaxTimeMetricBins || bin_ns < 1)
+    throw Error(db.path() + ": time_metrics: bad bin layout in meta (" + std::to_string(bins) + " bins of " +
+                std::to_string(bin_ns) + " ns)");
+  m.bins = static_cast<std::int32_t>(bins);
+  m.bin_ns = bin_ns;
+  for (auto& v : m.values) v.assign(static_cast<std::size_t>(bins), 0);
+  Statement s(db,
+              "SELECT bin, max_lateness_ns, max_global_lateness_ns, max_diff_lateness_ns, sum_wait_ns"
+              " FROM time_metrics");
+  while (s.step()) {
+    const std::int64_t b = s.column_int(0);
+    if (b < 0 || b >= bins) throw Error(db.path() + ": time_metrics: bin " + std::to_string(b) + " out of range");
+    for (int k = 0; k < kTimeMetrics; ++k)
+      m.values[static_cast<std::size_t>(k)][static_cast<std::size_t>(b)] = s.column_int(k + 1);
+  }
+  return m;
+}
+
+}  // namespace weft::db

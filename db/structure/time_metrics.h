@@ -1,0 +1,37 @@
+#pragma once
+// The physical overview strip's data (ravel-logical-lateness.txt: the metric
+// overview, here over time instead of steps): for each time bin of the run,
+// the largest lateness, global lateness and differential lateness of the
+// communication events that end in it, and the time spent waiting in them.
+// Written with the analysis (docs/schema.md, "time_metrics"), so the strip
+// of a whole run is read from a thousand rows, never from the events.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "common/types.h"
+#include "store/sqlite.h"
+#include "structure/analysis.h"
+
+namespace weft::db {
+
+enum TimeMetric : int { kTimeLateness, kTimeGlobalLateness, kTimeDiffLateness, kTimeWait, kTimeMetrics };
+
+struct TimeMetrics {
+  TimeNs bin_ns = 1;  // bin b covers [b * bin_ns, (b + 1) * bin_ns)
+  std::int32_t bins = 0;
+  // values[metric][bin]: maxima for the lateness metrics, the sum for wait.
+  std::array<std::vector<TimeNs>, kTimeMetrics> values;
+};
+
+constexpr std::int32_t kDefaultTimeMetricBins = 1024;
+
+// Bins every analyzed op of `r` by its end time over [0, trace_end_ns] and
+// (re)creates the time_metrics table inside the caller's transaction.
+void write_time_metrics(Database& db, const structure::StructureResult& r,
+                        std::int32_t bins = kDefaultTimeMetricBins);
+bool has_time_metrics(Database& db);
+// Throws weft::Error naming the file when the table or its meta is malformed.
+TimeMetrics read_time_metrics(Database& db);
+
+}  // namespace weft::db
