@@ -18,7 +18,10 @@
 #include "app/frame_stats.h"
 #include "app/imgui_session.h"
 #include "app/logical_data.h"
+#include "app/message_flight.h"
 #include "app/overlay_style.h"
+#include "app/particle_controls.h"
+#include "app/particle_view.h"
 #include "app/step_overview.h"
 #include "app/timeline_slider.h"
 #include "app/view_history.h"
@@ -288,6 +291,14 @@ void run_viewer(const ViewerOptions& options) {
         });
       });
 
+  // The particle panel reads its events on this thread, through its own connection;
+  // its renderer is made when first shown (it needs the window's context).
+  toolbar_state.particles = options.particles;
+  db::WindowQuery particle_query(options.database);
+  std::unique_ptr<ParticleView> particles;
+  ParticleControls particle_controls;
+  particle_controls.playing = options.play;
+
   std::vector<double> frame_ms;
   if (options.frames > 0) frame_ms.reserve(static_cast<std::size_t>(options.frames));
   double first_frame_ms = -1;
@@ -340,7 +351,18 @@ void run_viewer(const ViewerOptions& options) {
       const float line = ImGui::GetTextLineHeight();
       const float slider_height = 6.5f * line + kMargin;
       const float strip_height = has_structure ? 3.5f * line : 0.0f;
-      const float rest = static_cast<float>(height) - toolbar - slider_height - strip_height;
+      const float all_rest = static_cast<float>(height) - toolbar - slider_height - strip_height;
+      // The particle panel takes the lower half; the timelines share the rest.
+      const float particle_height = toolbar_state.particles ? std::floor(0.5f * all_rest) : 0.0f;
+      const float rest = all_rest - particle_height;
+      if (toolbar_state.particles && !particles)
+        particles = std::make_unique<ParticleView>(particle_query, info, render::particle_path_for_context());
+      if (particles && toolbar_state.particles) {
+        const double wall_s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        if (step_particle_animation(particle_controls, *particles, wall_s, info.meta.trace_end_ns))
+          slider.set_current_ns(static_cast<double>(particles->now()));
+      }
       // Logical above physical, as in Ravel: structure first, then where the time went.
       const float logical_height = has_structure ? std::floor(0.5f * rest) : 0.0f;
       float y = toolbar;
@@ -353,6 +375,10 @@ void run_viewer(const ViewerOptions& options) {
         if (clicked(logical_view.view) && logical.current)
           selection = select_in_logical(*logical.current, logical_view.hovered);
         if (selection) draw_selection(*selection, logical_view.view, true, partition_spans, *filter);
+        if (logical.current)
+          draw_logical_flights(logical_view.view, logical.current->messages, *filter,
+                               db::step_at_time(partition_spans, slider.current_ns()),
+                               static_cast<double>(facts.max_message_steps));
         y += logical_height;
         const TimelineViewport& lv = logical_panel.viewport();
         if (auto span = overview->draw({0, y, w, strip_height}, color, lv.t0_ns, lv.t1_ns, true)) {
@@ -374,11 +400,24 @@ void run_viewer(const ViewerOptions& options) {
       }
       if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) selection.reset();
       if (selection) draw_selection(*selection, physical_view, false, partition_spans, *filter);
+      if (physical.current)
+        draw_physical_flights(physical_view, physical.current->messages, *filter, slider.current_ns(),
+                              static_cast<double>(info.meta.max_message_ns));
       y += rest - logical_height;
+      if (particles && toolbar_state.particles) {
+        const render::PixelRect area{0, y, w, particle_height};
+        particles->set_area(area);
+        particles->draw(width, height, !particle_controls.playing);
+        draw_particle_controls(particle_controls, *particles, area);
+        y += particle_height;
+      }
       const TimelineViewport& pv = physical_panel.viewport();
-      if (slider.draw({0, y, w, slider_height}, pv.t0_ns, pv.t1_ns, true))
+      if (slider.draw({0, y, w, slider_height}, pv.t0_ns, pv.t1_ns, true)) {
+        // Dragging the slider moves the animation time (a jump: §3.2.2).
+        if (particles) particles->jump_to(static_cast<TimeNs>(slider.current_ns()));
         follow_cursor(slider.current_ns(), physical_panel, has_structure ? &logical_panel : nullptr,
                       partition_spans);
+      }
       apply_history_keys(history, physical_panel, logical_panel,
                          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
       end_timeline_frame();
