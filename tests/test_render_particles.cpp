@@ -61,7 +61,9 @@ class RenderParticles : public ::testing::TestWithParam<const char*> {
  protected:
   // Renders `run` to a PNG with `args`; "" (and skipped_) without EGL.
   std::string render(const fs::path& run, const std::string& name, const std::string& args) {
-    fs::path png = dir_.path / (std::string(GetParam()) + "_" + name);
+    std::string file = GetParam();
+    file.append("_").append(name);
+    fs::path png = dir_.path / file;
     auto r = run_command("WEFT_PARTICLE_PATH=" + std::string(GetParam()) + " " + kWeft + " render " +
                          quoted(run) + " --view particles --size " + std::to_string(kWidth) + "x" +
                          std::to_string(kHeight) + " --out " + quoted(png) + " " + args);
@@ -140,7 +142,11 @@ TEST_P(RenderParticles, ParticleStopsAtTheYOfLnDuration) {
   const render::PixelRect plot = plot_rect();
   const double shares[3] = {1.0, 0.0, 0.5};
   for (const char* fade : {"1000", "0"}) {
-    const std::string png = render(run, std::string("three_") + fade + ".png", std::string("--at 100% --fade ") + fade);
+    std::string name = "three_";
+    name.append(fade).append(".png");
+    std::string args = "--at 100% --fade ";
+    args.append(fade);
+    const std::string png = render(run, name, args);
     if (skipped_) GTEST_SKIP() << "no headless OpenGL";
     weft::testing::Png image(png);
     ASSERT_TRUE(image.ok());
