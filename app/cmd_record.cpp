@@ -64,7 +64,7 @@ void run_record(const RecordOptions& options) {
   const std::string ffmpeg = options.dry_run ? "" : find_ffmpeg();
   if (!ffmpeg.empty() && (size.width % 2 || size.height % 2))
     throw Error("--size: video needs an even width and height, got " + options.size);
-  HeadlessFrame frame(size);
+  HeadlessFrame frame(size, spec.view == "particles" ? 1 : 4);
   std::unique_ptr<AnimatedView> view = make_animated_view(spec, query, info);
   std::unique_ptr<VideoSink> sink;
   if (!options.dry_run) sink = std::make_unique<VideoSink>(ffmpeg, options.out, size.width, size.height, options.fps);

@@ -197,7 +197,7 @@ void render_particles(const RenderOptions& options, db::WindowQuery& query, cons
   const TimeNs at = options.at.empty() ? end : parse_time_option("--at", options.at, end);
   if (!(options.fade_s >= 0) || !(options.fps > 0) || !(options.omin >= 0 && options.omin <= 1))
     throw Error("--fade must be >= 0, --fps > 0 and --omin within 0..1");
-  HeadlessFrame frame(size);
+  HeadlessFrame frame(size, 1);
   ParticleView view(query, info, render::particle_path_for_context());
   ParticleSettings& settings = view.settings();
   if (!options.step.empty())

@@ -10,7 +10,8 @@
 
 namespace weft::app {
 
-HeadlessFrame::HeadlessFrame(Size size) : size_(size), framebuffer_(size.width, size.height), imgui_(16.0f) {
+HeadlessFrame::HeadlessFrame(Size size, int samples)
+    : size_(size), framebuffer_(size.width, size.height, samples), imgui_(16.0f) {
   framebuffer_.bind();
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(static_cast<float>(size.width), static_cast<float>(size.height));

@@ -18,7 +18,10 @@ namespace weft::app {
 // Owns the headless GL context, framebuffer and ImGui frame of one image.
 class HeadlessFrame {
  public:
-  explicit HeadlessFrame(Size size);
+  // `samples`: multisampling of the framebuffer; the timelines' diagonal
+  // message lines want 4, the particle view's pixel-exact images need none
+  // (and on llvmpipe every sample is paid for).
+  explicit HeadlessFrame(Size size, int samples = 4);
   void begin();
   render::PixelRect area() const {
     return {0, 0, static_cast<float>(size_.width), static_cast<float>(size_.height)};

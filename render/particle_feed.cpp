@@ -77,6 +77,9 @@ void ParticleFeed::add_window(TimeNs after, TimeNs upto, TimeNs min_end, const P
 void ParticleFeed::rewind(ParticleField& field) {
   field.clear();
   now_ = -1;
+  fetched_ = -1;
+  pending_.clear();
+  pending_next_ = 0;
 }
 
 void ParticleFeed::seek(TimeNs t, const ParticleScale& scale, ParticleField& field) {
@@ -87,14 +90,54 @@ void ParticleFeed::seek(TimeNs t, const ParticleScale& scale, ParticleField& fie
   add_window(-1, t, lo, scale, field);
   field.retire(t, scale, nullptr);
   now_ = t;
+  fetched_ = t;
+  pending_.clear();
+  pending_next_ = 0;
+}
+
+void ParticleFeed::fetch(TimeNs upto) {
+  pending_.clear();
+  pending_next_ = 0;
+  if (upto <= fetched_ || query_.processes().size() == 0) {
+    fetched_ = std::max(fetched_, upto);
+    return;
+  }
+  const auto last = static_cast<ProcessIndex>(query_.processes().size() - 1);
+  query_.read_events({fetched_ + 1, upto, 0, last}, events_);
+  // Only the particle events that start in (fetched_, upto], in start order.
+  order_.clear();
+  for (std::size_t i = 0; i < events_.size(); ++i) {
+    const TimeNs start = events_.start_ns[i];
+    const auto r = events_.region[i];
+    if (start <= fetched_ || start > upto || r < 0 || !mask_[static_cast<std::size_t>(r)]) continue;
+    order_.push_back(static_cast<std::uint32_t>(i));
+  }
+  std::stable_sort(order_.begin(), order_.end(),
+                   [this](std::uint32_t a, std::uint32_t b) { return events_.start_ns[a] < events_.start_ns[b]; });
+  for (std::uint32_t i : order_) {
+    pending_.id.push_back(events_.id[i]);
+    pending_.process.push_back(events_.process[i]);
+    pending_.start_ns.push_back(events_.start_ns[i]);
+    pending_.end_ns.push_back(events_.end_ns[i]);
+    pending_.region.push_back(events_.region[i]);
+  }
+  fetched_ = upto;
 }
 
 void ParticleFeed::advance(TimeNs t, const ParticleScale& scale, ParticleField& field, ParticleHistory* history) {
   if (t <= now_) return;
   const TimeNs chunk = chunk_ns();
   while (now_ < t) {
-    const TimeNs next = std::min(t, now_ + chunk);
-    add_window(now_, next, now_ + 1, scale, field);
+    // Read ahead a chunk at a time (many frames' worth), retiring at most a
+    // chunk at once so that a long jump never holds the whole run.
+    if (pending_next_ >= pending_.size() && fetched_ <= now_) fetch(now_ + chunk);
+    const TimeNs next = std::min({t, fetched_, now_ + chunk});
+    while (pending_next_ < pending_.size() && pending_.start_ns[pending_next_] <= next) {
+      const std::size_t i = pending_next_++;
+      const auto pos = static_cast<std::size_t>(pending_.region[i]);
+      field.add(pending_.id[i], pending_.process[i], pending_.start_ns[i], pending_.end_ns[i], pending_.region[i],
+                pos < colors_.size() ? colors_[pos] : rgba8(255, 0, 255), scale.process_count);
+    }
     field.retire(next, scale, history);
     now_ = next;
   }

@@ -48,6 +48,8 @@ class ParticleFeed {
 
  private:
   void add_window(TimeNs after, TimeNs upto, TimeNs min_end, const ParticleScale& scale, ParticleField& field);
+  // Reads the particle events starting in (fetched_, upto] into pending_, by start.
+  void fetch(TimeNs upto);
   void scan_run();
   TimeNs chunk_ns() const;
 
@@ -55,6 +57,13 @@ class ParticleFeed {
   std::vector<Rgba8> colors_;
   std::vector<std::uint8_t> mask_;
   db::WindowEvents events_;  // reused for every window
+  // Events read ahead of now_ (a chunk holds many frames), by start time;
+  // pending_next_ is the first not yet handed to the field. They cover
+  // starts in (now_, fetched_].
+  db::WindowEvents pending_;
+  std::vector<std::uint32_t> order_;  // scratch: pending_ sorted by start
+  std::size_t pending_next_ = 0;
+  TimeNs fetched_ = -1;
   TimeNs now_ = -1;
   TimeNs longest_ = -1;
   std::int64_t particle_events_ = 0;

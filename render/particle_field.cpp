@@ -64,6 +64,9 @@ void ParticleHistory::tone_map(float omin, std::vector<Rgba8>& out) {
 }
 
 void ParticleField::clear() {
+  px.clear();
+  stop_py.clear();
+  placed = 0;
   id.clear();
   process.clear();
   x_share.clear();
@@ -82,6 +85,23 @@ void ParticleField::add(EventId event, ProcessIndex proc, TimeNs start, TimeNs e
   end_ns.push_back(std::max(end, start));  // a negative duration stops at once
   region.push_back(region_pos);
   color.push_back(c);
+  px.push_back(0);
+  stop_py.push_back(0);
+}
+
+void ParticleField::place(int width, int height, const ParticleScale& scale) {
+  if (width != placed_width || height != placed_height || scale.dmax_ns != placed_dmax) {
+    placed = 0;
+    placed_width = width;
+    placed_height = height;
+    placed_dmax = scale.dmax_ns;
+  }
+  for (std::size_t i = placed; i < size(); ++i) {
+    const ParticlePixel p = particle_pixel(*this, i, end_ns[i], scale, width, height);
+    px[i] = p.x;
+    stop_py[i] = p.y;
+  }
+  placed = size();
 }
 
 ParticlePixel particle_pixel(const ParticleField& field, std::size_t i, TimeNs now, const ParticleScale& scale,
@@ -103,6 +123,7 @@ ParticlePixel particle_pixel(const ParticleField& field, std::size_t i, TimeNs n
 
 std::size_t ParticleField::retire(TimeNs now, const ParticleScale& scale, ParticleHistory* history) {
   std::size_t kept = 0;
+  std::size_t kept_placed = 0;
   const std::size_t n = size();
   for (std::size_t i = 0; i < n; ++i) {
     const bool gone = static_cast<double>(now - end_ns[i]) >= scale.fade_ns && now >= end_ns[i];
@@ -121,9 +142,15 @@ std::size_t ParticleField::retire(TimeNs now, const ParticleScale& scale, Partic
       end_ns[kept] = end_ns[i];
       region[kept] = region[i];
       color[kept] = color[i];
+      px[kept] = px[i];
+      stop_py[kept] = stop_py[i];
     }
+    kept_placed += i < placed;
     ++kept;
   }
+  placed = kept_placed;
+  px.resize(kept);
+  stop_py.resize(kept);
   id.resize(kept);
   process.resize(kept);
   x_share.resize(kept);

@@ -64,7 +64,18 @@ struct ParticleField {
   std::vector<TimeNs> end_ns;
   std::vector<std::int32_t> region;  // RegionTable position
   std::vector<Rgba8> color;
+  // Cached pixel column and stopping row of each particle for a plot of
+  // placed_width × placed_height (place()); valid for the first `placed` ones.
+  std::vector<std::int32_t> px;
+  std::vector<std::int32_t> stop_py;
+  std::size_t placed = 0;
+  int placed_width = 0;
+  int placed_height = 0;
+  double placed_dmax = 0;
   std::size_t size() const { return id.size(); }
+  // Fills px and stop_py for a plot of `width` × `height` (all of them again
+  // when the size or d_max changed, else only the particles added since).
+  void place(int width, int height, const ParticleScale& scale);
   void clear();
   void add(EventId event, ProcessIndex proc, TimeNs start, TimeNs end, std::int32_t region_pos, Rgba8 c,
            std::size_t process_count);

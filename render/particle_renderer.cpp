@@ -27,26 +27,37 @@ const char* particle_path_name(ParticlePath path) {
   return path == ParticlePath::CpuSplat ? "cpu splat" : "gpu instanced";
 }
 
-void splat_particles(const ParticleField& field, TimeNs now, const ParticleScale& scale, int width,
-                     int height, std::vector<Rgba8>& out) {
+void splat_particles(ParticleField& field, TimeNs now, const ParticleScale& scale, int width, int height,
+                     std::vector<Rgba8>& out) {
   out.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), 0);
+  field.place(width, height, scale);
   const int half = kParticleDotPx / 2;
+  const double inv_fade = scale.fade_ns > 0 ? 1.0 / scale.fade_ns : 0.0;
+  const PixelRect plot{0, 0, static_cast<float>(width), static_cast<float>(height)};
   for (std::size_t i = 0; i < field.size(); ++i) {
-    if (field.start_ns[i] > now) continue;
-    const float alpha = particle_fade_alpha(static_cast<double>(now - field.end_ns[i]), scale.fade_ns);
+    const TimeNs start = field.start_ns[i];
+    const TimeNs end = field.end_ns[i];
+    if (start > now) continue;
+    // particle_fade_alpha, inlined: this loop runs over every live particle each frame.
+    const double since_end = static_cast<double>(now - end);
+    const double alpha = since_end < 0 ? 1.0 : 1.0 - since_end * inv_fade;
     if (alpha <= 0) continue;
-    const auto a = static_cast<Rgba8>(std::lround(alpha * 255.0f));
+    const auto a = static_cast<Rgba8>(alpha * 255.0 + 0.5);
     if (a == 0) continue;
     const Rgba8 c = (field.color[i] & 0x00ffffffu) | a << 24;
-    const ParticlePixel p = particle_pixel(field, i, now, scale, width, height);
-    const int x0 = std::max(p.x - half, 0);
-    const int x1 = std::min(p.x - half + kParticleDotPx - 1, width - 1);
-    const int y0 = std::max(p.y - half, 0);
-    const int y1 = std::min(p.y - half + kParticleDotPx - 1, height - 1);
-    for (int y = y0; y <= y1; ++y) {
-      Rgba8* row = out.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width);
-      for (int x = x0; x <= x1; ++x)
-        if ((row[x] >> 24) <= a) row[x] = c;
+    // Ended particles sit at their cached stopping row; running ones climb.
+    const int y = now >= end ? field.stop_py[i]
+                             : static_cast<int>(particle_px_y(plot, log_age_share(static_cast<double>(now - start),
+                                                                                  scale.dmax_ns)) + 0.5f);
+    const int x = field.px[i];
+    const int x0 = std::max(x - half, 0);
+    const int x1 = std::min(x - half + kParticleDotPx - 1, width - 1);
+    const int y0 = std::max(y - half, 0);
+    const int y1 = std::min(y - half + kParticleDotPx - 1, height - 1);
+    for (int py = y0; py <= y1; ++py) {
+      Rgba8* row = out.data() + static_cast<std::size_t>(py) * static_cast<std::size_t>(width);
+      for (int px = x0; px <= x1; ++px)
+        if ((row[px] >> 24) <= a) row[px] = c;
     }
   }
 }
@@ -172,7 +183,7 @@ void ParticleRenderer::draw_instanced(const PixelRect& plot, int fb_w, int fb_h,
 }
 
 void ParticleRenderer::draw(const PixelRect& plot, int framebuffer_width, int framebuffer_height,
-                            const ParticleField& field, bool field_changed, TimeNs now,
+                            ParticleField& field, bool field_changed, TimeNs now,
                             const ParticleScale& scale, ParticleHistory& history, float omin) {
   const int width = history.width();
   const int height = history.height();

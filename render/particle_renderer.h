@@ -39,7 +39,7 @@ ParticlePath particle_path_for_context();
 // Splats the particles alive at `now` into a `width` × `height` straight-alpha
 // image (row 0 at the top), a kParticleDotPx square each; a more opaque
 // particle covers a fainter one.
-void splat_particles(const ParticleField& field, TimeNs now, const ParticleScale& scale, int width,
+void splat_particles(ParticleField& field, TimeNs now, const ParticleScale& scale, int width,
                      int height, std::vector<Rgba8>& out);
 
 class ParticleRenderer {
@@ -54,7 +54,7 @@ class ParticleRenderer {
   // Draws `history` tone mapped with `omin`, then the particles at `now`, into
   // `plot` (its size must be the history's). `field_changed`: the field is not
   // the one drawn last time (the GPU path then uploads it again).
-  void draw(const PixelRect& plot, int framebuffer_width, int framebuffer_height, const ParticleField& field,
+  void draw(const PixelRect& plot, int framebuffer_width, int framebuffer_height, ParticleField& field,
             bool field_changed, TimeNs now, const ParticleScale& scale, ParticleHistory& history, float omin);
 
  private:
