@@ -152,7 +152,10 @@ void ParticleView::draw_segments() const {
     draw->AddRectFilled(ImVec2(x0, strip.y), ImVec2(x1, strip.y + strip.height),
                         k % 2 ? IM_COL32(90, 90, 100, 255) : IM_COL32(150, 150, 160, 255));
     if (first > 0) draw->AddLine(ImVec2(x0, plot.y), ImVec2(x0, plot.y + plot.height), IM_COL32(255, 255, 255, 16));
-    draw->AddText(ImVec2(x0 + 2.0f, strip.y + strip.height + 2.0f), kDimTextColor, std::to_string(first).c_str());
+    // A last group too narrow for its label keeps it off the legend's column.
+    const std::string label = std::to_string(first);
+    if (x0 + 2.0f + ImGui::CalcTextSize(label.c_str()).x <= plot.x + plot.width + 4.0f || first == 0)
+      draw->AddText(ImVec2(x0 + 2.0f, strip.y + strip.height + 2.0f), kDimTextColor, label.c_str());
   }
   char axis[128];
   if (group == 1)
