@@ -22,6 +22,11 @@ namespace weft::app {
 
 namespace {
 
+TimeNs time_at(const AnimatedViewSpec& spec, double progress) {
+  const double span = static_cast<double>(spec.to_ns - spec.from_ns);
+  return spec.from_ns + static_cast<TimeNs>(std::llround(span * std::clamp(progress, 0.0, 1.0)));
+}
+
 class AnimatedParticles final : public AnimatedView {
  public:
   AnimatedParticles(const AnimatedViewSpec& spec, db::WindowQuery& query, const TraceInfo& info)
@@ -32,7 +37,8 @@ class AnimatedParticles final : public AnimatedView {
     s.fade_s = spec.fade_s;
     s.omin = spec.omin;
   }
-  void draw_at(TimeNs t_ns, const render::PixelRect& area, int fb_w, int fb_h) override {
+  void draw_at(double progress, const render::PixelRect& area, int fb_w, int fb_h) override {
+    const TimeNs t_ns = time_at(spec_, progress);
     view_.set_area(area);
     // The first frame brings the history up to the span's start as if played.
     if (first_) view_.replay_to(t_ns);
@@ -58,7 +64,8 @@ void set_spec_rows(const AnimatedViewSpec& spec, const TraceInfo& info, Timeline
 class AnimatedPhysical final : public AnimatedView {
  public:
   AnimatedPhysical(const AnimatedViewSpec& spec, db::WindowQuery& query, const TraceInfo& info)
-      : query_(query),
+      : spec_(spec),
+        query_(query),
         info_(info),
         panel_(info, TimelineAxis::Time, static_cast<double>(info.meta.trace_end_ns)),
         filter_(make_view_filter(info, "", {}, "")) {
@@ -70,7 +77,8 @@ class AnimatedPhysical final : public AnimatedView {
     panel_.set_viewport(v);
     if (db::has_activity_lod(query.database())) lod_.emplace(query.database());
   }
-  void draw_at(TimeNs t_ns, const render::PixelRect& area, int fb_w, int fb_h) override {
+  void draw_at(double progress, const render::PixelRect& area, int fb_w, int fb_h) override {
+    const TimeNs t_ns = time_at(spec_, progress);
     // The span is fixed: its window is loaded once, at the first frame's zoom.
     if (!data_) {
       const render::ViewTransform view = panel_.layout(area, fb_w, fb_h, physical_legend_width(info_));
@@ -87,6 +95,7 @@ class AnimatedPhysical final : public AnimatedView {
   }
 
  private:
+  AnimatedViewSpec spec_;
   db::WindowQuery& query_;
   const TraceInfo& info_;
   TimelinePanel panel_;
@@ -108,13 +117,23 @@ class AnimatedLogical final : public AnimatedView {
         filter_(make_view_filter(info, "", {}, "")) {
     panel_.set_title(logical_title(info, facts_, color_));
     TimelineViewport v;
-    v.t0_ns = std::floor(db::step_at_time(spans_, static_cast<double>(spec.from_ns)));
-    v.t1_ns = std::max(v.t0_ns + 1, std::ceil(db::step_at_time(spans_, static_cast<double>(spec.to_ns))) + 1);
+    if (spec.step0 >= 0 && spec.step1 >= spec.step0) {
+      if (spec.step1 >= facts_.global_steps)
+        throw Error("steps " + std::to_string(spec.step0) + ":" + std::to_string(spec.step1) +
+                    " are not within the run's 0:" + std::to_string(facts_.global_steps - 1));
+      sweep0_ = static_cast<double>(spec.step0);
+      sweep1_ = static_cast<double>(spec.step1) + 1;
+    } else {
+      sweep0_ = db::step_at_time(spans_, static_cast<double>(spec.from_ns));
+      sweep1_ = db::step_at_time(spans_, static_cast<double>(spec.to_ns));
+    }
+    v.t0_ns = std::floor(sweep0_);
+    v.t1_ns = std::max(v.t0_ns + 1, std::ceil(sweep1_));
     set_spec_rows(spec, info, v);
     panel_.set_viewport(v);
     if (db::has_step_lod(query.database())) lod_.emplace(query.database());
   }
-  void draw_at(TimeNs t_ns, const render::PixelRect& area, int fb_w, int fb_h) override {
+  void draw_at(double progress, const render::PixelRect& area, int fb_w, int fb_h) override {
     if (!data_) {
       const render::ViewTransform view = panel_.layout(area, fb_w, fb_h, logical_legend_width(info_, color_));
       data_ = std::make_unique<LoadedLogicalWindow>();
@@ -126,7 +145,7 @@ class AnimatedLogical final : public AnimatedView {
     }
     DrawnView drawn =
         draw_logical_timeline(panel_, renderer_, info_, facts_, color_, data_.get(), area, fb_w, fb_h, false);
-    const double step = db::step_at_time(spans_, static_cast<double>(t_ns));
+    const double step = sweep0_ + (sweep1_ - sweep0_) * std::clamp(progress, 0.0, 1.0);
     draw_cursor(drawn.view, step);
     draw_logical_flights(drawn.view, data_->messages, *filter_, step,
                          static_cast<double>(facts_.max_message_steps));
@@ -138,6 +157,8 @@ class AnimatedLogical final : public AnimatedView {
   db::StructureFacts facts_;
   db::PartitionSpans spans_;
   LogicalColor color_;
+  double sweep0_ = 0;  // the cursor's steps at progress 0 and 1
+  double sweep1_ = 1;
   TimelinePanel panel_;
   std::shared_ptr<const ViewFilter> filter_;
   std::optional<db::StepLod> lod_;

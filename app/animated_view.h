@@ -17,6 +17,8 @@ struct AnimatedViewSpec {
   TimeNs to_ns = 0;
   double row0 = 0;                 // processes shown by the timelines: rows [row0, row1)
   double row1 = 0;                 // 0: all
+  std::int64_t step0 = -1;         // logical view: global steps [step0, step1] swept instead of
+  std::int64_t step1 = -1;         // the steps of [from_ns, to_ns] (-1: from the times)
   std::string color = "lateness";  // the logical view's color metric
   // particles: animation frames per second, fade and O_min (ParticleSettings)
   double frames_per_s = 30;
@@ -28,9 +30,10 @@ struct AnimatedViewSpec {
 class AnimatedView {
  public:
   virtual ~AnimatedView() = default;
-  // Draws the frame at data time `t_ns` into `area` of the current ImGui frame
-  // (between HeadlessFrame::begin and finish, or a window's frame).
-  virtual void draw_at(TimeNs t_ns, const render::PixelRect& area, int framebuffer_width,
+  // Draws the frame `progress` (0: the span's start, 1: its end) of the way
+  // through the span into `area` of the current ImGui frame (between
+  // HeadlessFrame::begin and finish, or a window's frame).
+  virtual void draw_at(double progress, const render::PixelRect& area, int framebuffer_width,
                        int framebuffer_height) = 0;
   // Live particles after the last frame (0 for the timelines).
   virtual std::size_t live_particles() const { return 0; }

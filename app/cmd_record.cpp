@@ -77,9 +77,8 @@ void run_record(const RecordOptions& options) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   };
   for (int k = 0; k < frames; ++k) {
-    const auto t = spec.from_ns + static_cast<TimeNs>(std::llround(span * k / std::max(frames - 1, 1)));
     frame.begin();
-    view->draw_at(t, frame.area(), size.width, size.height);
+    view->draw_at(static_cast<double>(k) / std::max(frames - 1, 1), frame.area(), size.width, size.height);
     frame.finish(pixels);
     if (sink) sink->write(pixels);
     max_live = std::max(max_live, view->live_particles());

@@ -16,6 +16,7 @@
 
 #include "app/background_loader.h"
 #include "app/frame_stats.h"
+#include "app/glfw_window.h"
 #include "app/imgui_session.h"
 #include "app/logical_data.h"
 #include "app/message_flight.h"
@@ -42,50 +43,6 @@
 namespace weft::app {
 
 namespace {
-
-// Owns glfwInit/glfwTerminate and the window, so that every exit path,
-// including exceptions, closes the display connection.
-class GlfwWindow {
- public:
-  GlfwWindow(int width, int height, const std::string& title) {
-    const char* display = std::getenv("DISPLAY");
-    const char* wayland = std::getenv("WAYLAND_DISPLAY");
-    if ((!display || !*display) && (!wayland || !*wayland))
-      throw Error("no display (DISPLAY and WAYLAND_DISPLAY are unset); use `weft render` for images");
-    if (!glfwInit()) throw Error("no display: cannot initialize GLFW; use `weft render` for images");
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    // No multisampling: on llvmpipe it costs 2x frame time; lines smooth their own edges.
-    glfwWindowHint(GLFW_SAMPLES, 0);
-    window_ = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
-    if (!window_) {
-      glfwTerminate();
-      throw Error("cannot open an OpenGL 3.3 core window");
-    }
-    glfwMakeContextCurrent(window_);
-  }
-  ~GlfwWindow() {
-    glfwDestroyWindow(window_);
-    glfwTerminate();
-  }
-  GlfwWindow(const GlfwWindow&) = delete;
-  GlfwWindow& operator=(const GlfwWindow&) = delete;
-  GLFWwindow* get() const { return window_; }
-
- private:
-  GLFWwindow* window_ = nullptr;
-};
-
-// The GLFW platform backend on top of an ImGuiSession.
-class ImGuiGlfwBackend {
- public:
-  explicit ImGuiGlfwBackend(GLFWwindow* window) { ImGui_ImplGlfw_InitForOpenGL(window, true); }
-  ~ImGuiGlfwBackend() { ImGui_ImplGlfw_Shutdown(); }
-  ImGuiGlfwBackend(const ImGuiGlfwBackend&) = delete;
-  ImGuiGlfwBackend& operator=(const ImGuiGlfwBackend&) = delete;
-};
 
 // Whether `loaded` still serves `viewport`: it covers the visible part and is
 // not so much wider that float geometry times lose precision on screen.
