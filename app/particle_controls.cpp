@@ -9,9 +9,8 @@
 namespace weft::app {
 
 void draw_particle_controls(ParticleControls& controls, ParticleView& view, const render::PixelRect& area) {
-  const float width = 300.0f;
-  ImGui::SetNextWindowPos(ImVec2(area.x + area.width - width - 8.0f, area.y + 4.0f), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Always);
+  ImGui::SetNextWindowPos(ImVec2(area.x, area.y + 4.0f), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(area.width - 4.0f, 0), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.85f);
   ImGui::Begin("Particles", nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
@@ -24,16 +23,16 @@ void draw_particle_controls(ParticleControls& controls, ParticleView& view, cons
   ParticleSettings& s = view.settings();
   // The data time step in µs (the sliding window's width, §3.2.2).
   double step_us = s.step_ns / 1000.0;
-  ImGui::SetNextItemWidth(140.0f);
+  ImGui::SetNextItemWidth(0.45f * area.width);
   if (ImGui::InputDouble("data step (\xc2\xb5s)", &step_us, 0.0, 0.0, "%.3f"))
     s.step_ns = std::max(1.0, step_us * 1000.0);
   auto fps = static_cast<float>(s.frames_per_s);
-  ImGui::SetNextItemWidth(140.0f);
+  ImGui::SetNextItemWidth(0.45f * area.width);
   if (ImGui::SliderFloat("frames/s", &fps, 1.0f, 120.0f, "%.0f")) s.frames_per_s = fps;
   auto fade = static_cast<float>(s.fade_s);
-  ImGui::SetNextItemWidth(140.0f);
+  ImGui::SetNextItemWidth(0.45f * area.width);
   if (ImGui::SliderFloat("fade (s)", &fade, 0.0f, 10.0f, "%.1f")) s.fade_s = fade;
-  ImGui::SetNextItemWidth(140.0f);
+  ImGui::SetNextItemWidth(0.45f * area.width);
   ImGui::SliderFloat("O min", &s.omin, 0.0f, 1.0f, "%.2f");
   ImGui::Text("%zu live, %zu running", view.live_particles(), view.running_particles());
   if (!controls.playing) ImGui::TextDisabled("paused: hover a particle for its event");

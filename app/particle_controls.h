@@ -13,7 +13,10 @@ struct ParticleControls {
   double last_frame_s = -1;  // wall time of the last animation frame
 };
 
-// Draws the control window at the top right of `area`.
+// Width of the controls' column in `weft view`.
+constexpr float kParticleControlsWidth = 300.0f;
+
+// Draws the control window filling the top of `area`.
 void draw_particle_controls(ParticleControls& controls, ParticleView& view, const render::PixelRect& area);
 
 // Plays one animation frame when playing and the animation interval has

@@ -362,10 +362,11 @@ void run_viewer(const ViewerOptions& options) {
                               static_cast<double>(info.meta.max_message_ns));
       y += rest - logical_height;
       if (particles && toolbar_state.particles) {
-        const render::PixelRect area{0, y, w, particle_height};
-        particles->set_area(area);
+        // The controls get their own column right of the panel, clear of its legend.
+        const float controls = std::min(kParticleControlsWidth, std::floor(0.3f * w));
+        particles->set_area({0, y, w - controls, particle_height});
         particles->draw(width, height, !particle_controls.playing);
-        draw_particle_controls(particle_controls, *particles, area);
+        draw_particle_controls(particle_controls, *particles, {w - controls, y, controls, particle_height});
         y += particle_height;
       }
       const TimelineViewport& pv = physical_panel.viewport();
