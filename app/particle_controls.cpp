@@ -3,12 +3,47 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
+
+#include "app/user_colors.h"
+#include "common/error.h"
 
 #include "time_ticks.h"
 
 namespace weft::app {
 
-void draw_particle_controls(ParticleControls& controls, ParticleView& view, const render::PixelRect& area) {
+namespace {
+
+// One color picker per particle function; a change is saved at once
+// (user_colors.h), so it is that function's color in every later run.
+void draw_color_popup(ParticleView& view, const TraceInfo& info) {
+  if (!ImGui::BeginPopup("particle colors")) return;
+  for (std::int32_t r : view.legend_regions()) {
+    const render::Rgba8 c = view.colors()[static_cast<std::size_t>(r)];
+    float rgb[3] = {static_cast<float>(c & 0xff) / 255.0f, static_cast<float>((c >> 8) & 0xff) / 255.0f,
+                    static_cast<float>((c >> 16) & 0xff) / 255.0f};
+    const std::string& name = info.regions.name[static_cast<std::size_t>(r)];
+    if (!ImGui::ColorEdit3(name.c_str(), rgb, ImGuiColorEditFlags_NoInputs)) continue;
+    const render::Rgba8 picked = render::rgba8(static_cast<std::uint8_t>(rgb[0] * 255.0f + 0.5f),
+                                               static_cast<std::uint8_t>(rgb[1] * 255.0f + 0.5f),
+                                               static_cast<std::uint8_t>(rgb[2] * 255.0f + 0.5f));
+    view.set_region_color(r, picked);
+    try {
+      const std::string path = user_colors_path();
+      UserColors saved = read_user_colors(path);
+      saved[name] = picked;
+      write_user_colors(path, saved);
+    } catch (const Error& e) {
+      std::fprintf(stderr, "weft: %s\n", e.what());
+    }
+  }
+  ImGui::EndPopup();
+}
+
+}  // namespace
+
+void draw_particle_controls(ParticleControls& controls, ParticleView& view, const TraceInfo& info,
+                            const render::PixelRect& area) {
   ImGui::SetNextWindowPos(ImVec2(area.x, area.y + 4.0f), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(area.width - 4.0f, 0), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.85f);
@@ -35,6 +70,9 @@ void draw_particle_controls(ParticleControls& controls, ParticleView& view, cons
   ImGui::SetNextItemWidth(0.45f * area.width);
   ImGui::SliderFloat("O min", &s.omin, 0.0f, 1.0f, "%.2f");
   ImGui::Text("%zu live, %zu running", view.live_particles(), view.running_particles());
+  ImGui::SameLine();
+  if (ImGui::Button("colors...")) ImGui::OpenPopup("particle colors");
+  draw_color_popup(view, info);
   if (!controls.playing) ImGui::TextDisabled("paused: hover a particle for its event");
   ImGui::End();
 }

@@ -17,7 +17,8 @@ struct ParticleControls {
 constexpr float kParticleControlsWidth = 300.0f;
 
 // Draws the control window filling the top of `area`.
-void draw_particle_controls(ParticleControls& controls, ParticleView& view, const render::PixelRect& area);
+void draw_particle_controls(ParticleControls& controls, ParticleView& view, const TraceInfo& info,
+                            const render::PixelRect& area);
 
 // Plays one animation frame when playing and the animation interval has
 // passed since the last one at wall time `now_s`; stops at `end_ns`.

@@ -36,12 +36,24 @@ ParticleView::ParticleView(db::WindowQuery& query, const TraceInfo& info, render
       info_(info),
       renderer_(std::make_unique<render::ParticleRenderer>(path)),
       feed_(query, info.region_colors),
-      mask_(render::particle_region_mask(info.regions)) {
+      mask_(render::particle_region_mask(info.regions)),
+      colors_(info.region_colors) {
+  for (std::int32_t r : info.legend_order)
+    if (mask_[static_cast<std::size_t>(r)]) legend_.push_back(r);
   settings_.step_ns = default_particle_step_ns(info.meta.trace_end_ns);
   dmax_ns_ = static_cast<double>(std::max<TimeNs>(feed_.longest_duration(), 2));
 }
 
 ParticleView::~ParticleView() = default;
+
+void ParticleView::set_region_color(std::int32_t region, render::Rgba8 color) {
+  if (region < 0 || static_cast<std::size_t>(region) >= colors_.size()) return;
+  colors_[static_cast<std::size_t>(region)] = color;
+  feed_.set_color(region, color);
+  for (std::size_t i = 0; i < field_.size(); ++i)
+    if (field_.region[i] == region) field_.color[i] = color;
+  field_changed_ = true;
+}
 
 render::ParticleScale ParticleView::scale() const {
   render::ParticleScale s;
@@ -176,9 +188,7 @@ void ParticleView::draw_legend() const {
   float y = rect.y;
   draw->AddText(ImVec2(rect.x, y), kTextColor, "function");
   y += step + 2.0f;
-  std::vector<std::int32_t> order;
-  for (std::int32_t r : info_.legend_order)
-    if (mask_[static_cast<std::size_t>(r)]) order.push_back(r);
+  const std::vector<std::int32_t>& order = legend_;
   // About 25 colors are all one can tell apart (§3.2.1); the rest are counted.
   constexpr std::size_t kMaxEntries = 25;
   const auto slots = static_cast<std::size_t>(std::max(0.0f, (rect.y + rect.height - y) / step));
@@ -189,7 +199,7 @@ void ParticleView::draw_legend() const {
     const auto r = static_cast<std::size_t>(order[i]);
     const float mid = y + 0.5f * line;
     draw->AddRectFilled(ImVec2(rect.x, mid - 0.5f * swatch), ImVec2(rect.x + swatch, mid + 0.5f * swatch),
-                        im_color(info_.region_colors[r]));
+                        im_color(colors_[r]));
     const float text_x = rect.x + swatch + 6.0f;
     draw->AddText(ImVec2(text_x, y), kTextColor,
                   fit_text(info_.regions.name[r], rect.x + rect.width - text_x, scratch).c_str());

@@ -56,6 +56,12 @@ class ParticleView {
   // From the start up to `t` as if played: empty history, then play_to(t).
   void replay_to(TimeNs t);
   void clear_history() { history_.clear(); }
+  // The particle colors by region position (the trace's, then the user's picks).
+  const std::vector<render::Rgba8>& colors() const { return colors_; }
+  // Recolors region position `region` (live particles, legend, later particles).
+  void set_region_color(std::int32_t region, render::Rgba8 color);
+  // Region positions shown as particles, in legend order.
+  const std::vector<std::int32_t>& legend_regions() const { return legend_; }
 
   // Draws into the bound framebuffer (set_area first). With `hover`, shows the
   // tooltip of the particle under the mouse.
@@ -74,6 +80,8 @@ class ParticleView {
   render::ParticleField field_;
   render::ParticleHistory history_;
   std::vector<std::uint8_t> mask_;  // regions shown as particles
+  std::vector<std::int32_t> legend_;  // those regions in legend order
+  std::vector<render::Rgba8> colors_;
   ParticleSettings settings_;
   render::PixelRect area_;
   render::ParticleLayout layout_;

@@ -366,7 +366,7 @@ void run_viewer(const ViewerOptions& options) {
         const float controls = std::min(kParticleControlsWidth, std::floor(0.3f * w));
         particles->set_area({0, y, w - controls, particle_height});
         particles->draw(width, height, !particle_controls.playing);
-        draw_particle_controls(particle_controls, *particles, {w - controls, y, controls, particle_height});
+        draw_particle_controls(particle_controls, *particles, info, {w - controls, y, controls, particle_height});
         y += particle_height;
       }
       const TimelineViewport& pv = physical_panel.viewport();

@@ -74,6 +74,10 @@ void ParticleFeed::add_window(TimeNs after, TimeNs upto, TimeNs min_end, const P
   }
 }
 
+void ParticleFeed::set_color(std::int32_t region, Rgba8 color) {
+  if (region >= 0 && static_cast<std::size_t>(region) < colors_.size()) colors_[static_cast<std::size_t>(region)] = color;
+}
+
 void ParticleFeed::rewind(ParticleField& field) {
   field.clear();
   now_ = -1;

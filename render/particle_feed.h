@@ -43,6 +43,8 @@ class ParticleFeed {
   // (now(), t] and retires the faded ones into `history`. Exactly what frames
   // of any data time step up to `t` would have done, read in bounded chunks.
   void advance(TimeNs t, const ParticleScale& scale, ParticleField& field, ParticleHistory* history);
+  // Colors particles of region position `region` added from now on.
+  void set_color(std::int32_t region, Rgba8 color);
   // Empties the field and rewinds to before the first event.
   void rewind(ParticleField& field);
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "instance_buffers.h"
 #include "particle_scale.h"
 #include "shader_program.h"
 
@@ -77,22 +78,6 @@ GLuint make_texture() {
   return texture;
 }
 
-void attach_instanced(GLuint vao, GLuint buffer, GLuint location, GLint components, GLenum type,
-                      GLboolean normalized) {
-  glBindVertexArray(vao);
-  glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  glEnableVertexAttribArray(location);
-  glVertexAttribPointer(location, components, type, normalized, 0, nullptr);
-  glVertexAttribDivisor(location, 1);
-}
-
-template <typename T>
-void upload_array(GLuint buffer, const std::vector<T>& data) {
-  glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(T)),
-               data.empty() ? nullptr : data.data(), GL_STREAM_DRAW);
-}
-
 }  // namespace
 
 ParticleRenderer::ParticleRenderer(ParticlePath path)
@@ -163,9 +148,9 @@ void ParticleRenderer::draw_instanced(const PixelRect& plot, int fb_w, int fb_h,
       times_[2 * i] = static_cast<float>(field.start_ns[i] - origin_ns_);
       times_[2 * i + 1] = static_cast<float>(field.end_ns[i] - origin_ns_);
     }
-    upload_array(point_buffers_[0], place_);
-    upload_array(point_buffers_[1], times_);
-    upload_array(point_buffers_[2], field.color);
+    upload_array(point_buffers_[0], place_, GL_STREAM_DRAW);
+    upload_array(point_buffers_[1], times_, GL_STREAM_DRAW);
+    upload_array(point_buffers_[2], field.color, GL_STREAM_DRAW);
     point_count_ = static_cast<GLsizei>(n);
   }
   if (point_count_ == 0) return;
