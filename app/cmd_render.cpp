@@ -12,9 +12,11 @@
 #include <vector>
 
 #include "app/commands.h"
-#include "app/imgui_session.h"
+#include "app/headless_frame.h"
+#include "app/headless_options.h"
 #include "app/logical_data.h"
 #include "app/logical_overlay.h"
+#include "app/particle_view.h"
 #include "app/physical_overlay.h"
 #include "app/selection.h"
 #include "app/overview_strip.h"
@@ -46,6 +48,11 @@ struct RenderOptions {
   std::string steps;  // "A:B" global steps; empty: all
   std::string procs;  // "A:B", "A-B" or "A"; empty: all
   std::string color = "lateness";
+  std::string at;       // particles: the data time shown
+  std::string step;     // particles: data time per animation frame; empty: the run in 600 frames
+  double fade_s = 2;    // particles: fade time in animation seconds
+  double fps = 30;      // particles: animation frames per second
+  float omin = 0.3f;   // particles: least opacity of the history
   EventId select = -1;  // outline this event, its message partner and partition
 };
 
@@ -66,76 +73,6 @@ std::optional<Selection> requested_selection(const RenderOptions& options, const
   return s;
 }
 
-struct Size {
-  int width;
-  int height;
-};
-
-Size parse_size(const std::string& text) {
-  int width = 0;
-  int height = 0;
-  int consumed = 0;
-  if (std::sscanf(text.c_str(), "%dx%d%n", &width, &height, &consumed) != 2 ||
-      static_cast<std::size_t>(consumed) != text.size())
-    throw Error("--size: expected WIDTHxHEIGHT such as 1600x900, got '" + text + "'");
-  if (width < 64 || height < 64 || width > 16384 || height > 16384)
-    throw Error("--size: " + text + " is outside 64x64 to 16384x16384");
-  return {width, height};
-}
-
-// "A:B" -> {A, B}; a single "A" -> {A, A}. `separators` lists what may split them.
-std::pair<std::string, std::string> split_range(const char* option, const std::string& text,
-                                                const char* separators) {
-  std::size_t at = text.find_first_of(separators, 1);
-  if (at == std::string::npos) return {text, text};
-  if (at == 0 || at + 1 >= text.size())
-    throw Error(std::string(option) + ": expected A:B, got '" + text + "'");
-  return {text.substr(0, at), text.substr(at + 1)};
-}
-
-std::int64_t parse_index(const char* option, const std::string& text) {
-  long long value = 0;
-  int consumed = 0;
-  if (std::sscanf(text.c_str(), "%lld%n", &value, &consumed) != 1 ||
-      static_cast<std::size_t>(consumed) != text.size())
-    throw Error(std::string(option) + ": expected a whole number, got '" + text + "'");
-  return value;
-}
-
-// An inclusive range of whole numbers within [0, count).
-std::pair<std::int64_t, std::int64_t> parse_index_range(const char* option, const std::string& text,
-                                                        std::int64_t count) {
-  if (count <= 0) throw Error(std::string(option) + ": there is nothing to choose from");
-  if (text.empty()) return {0, count - 1};
-  auto [a, b] = split_range(option, text, ":-");
-  std::int64_t first = parse_index(option, a);
-  std::int64_t last = parse_index(option, b);
-  if (first < 0 || last < first || last >= count)
-    throw Error(std::string(option) + ": " + text + " is not a range within 0:" +
-                std::to_string(count - 1));
-  return {first, last};
-}
-
-TimeNs parse_time_option(const char* option, const std::string& text, TimeNs trace_end_ns) {
-  double value = 0;
-  int consumed = 0;
-  if (std::sscanf(text.c_str(), "%lf%n", &value, &consumed) != 1)
-    throw Error(std::string(option) + ": expected a time such as 1500000, 250us, 1.5ms or 40%, got '" +
-                text + "'");
-  std::string unit = text.substr(static_cast<std::size_t>(consumed));
-  unit.erase(0, unit.find_first_not_of(' '));
-  double scale = 0;
-  if (unit.empty() || unit == "ns") scale = 1;
-  else if (unit == "us" || unit == "\xc2\xb5s") scale = 1e3;
-  else if (unit == "ms") scale = 1e6;
-  else if (unit == "s") scale = 1e9;
-  else if (unit == "%") scale = static_cast<double>(trace_end_ns) / 100.0;
-  else
-    throw Error(std::string(option) + ": unknown time unit '" + unit + "' (ns, us, ms, s or %)");
-  double ns = value * scale;
-  if (!(ns >= 0) || ns > 9e18) throw Error(std::string(option) + ": " + text + " is out of range");
-  return static_cast<TimeNs>(std::llround(ns));
-}
 
 TimelineViewport time_viewport(const RenderOptions& options, const TraceInfo& info) {
   const TimeNs end = info.meta.trace_end_ns;
@@ -158,40 +95,6 @@ void set_rows(const RenderOptions& options, const TraceInfo& info, TimelineViewp
   viewport.row0 = static_cast<double>(first);
   viewport.row1 = static_cast<double>(last) + 1.0;
 }
-
-// Owns the headless GL context, framebuffer and ImGui frame of one image.
-class HeadlessFrame {
- public:
-  explicit HeadlessFrame(Size size) : size_(size), framebuffer_(size.width, size.height), imgui_(16.0f) {
-    framebuffer_.bind();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(static_cast<float>(size.width), static_cast<float>(size.height));
-    io.DeltaTime = 1.0f / 60.0f;
-  }
-  void begin() {
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui::NewFrame();
-    framebuffer_.bind();
-    begin_timeline_frame(size_.width, size_.height);
-  }
-  render::PixelRect area() const {
-    return {0, 0, static_cast<float>(size_.width), static_cast<float>(size_.height)};
-  }
-  void finish(const std::string& out) {
-    end_timeline_frame();
-    std::vector<std::uint8_t> pixels;
-    framebuffer_.read_rgba(pixels);
-    render::write_png(out, size_.width, size_.height, pixels);
-    std::printf("%s\n", out.c_str());
-  }
-  Size size() const { return size_; }
-
- private:
-  Size size_;
-  render::HeadlessContext context_;  // first: everything below needs it current
-  render::Framebuffer framebuffer_;
-  ImGuiSession imgui_;
-};
 
 void render_physical(const RenderOptions& options, db::WindowQuery& query, const TraceInfo& info,
                      Size size) {
@@ -292,10 +195,38 @@ void render_overview(const RenderOptions& options, db::WindowQuery& query, const
   frame.finish(options.out);
 }
 
+// The particle scatterplot at --at, its history accumulated from the start of
+// the run as if it had been played with the same data time step.
+void render_particles(const RenderOptions& options, db::WindowQuery& query, const TraceInfo& info,
+                      Size size) {
+  if (!options.time.empty() || !options.steps.empty() || !options.procs.empty())
+    throw Error("--time/--steps/--procs: the particle view takes --at TIME");
+  const TimeNs end = info.meta.trace_end_ns;
+  const TimeNs at = options.at.empty() ? end : parse_time_option("--at", options.at, end);
+  if (!(options.fade_s >= 0) || !(options.fps > 0) || !(options.omin >= 0 && options.omin <= 1))
+    throw Error("--fade must be >= 0, --fps > 0 and --omin within 0..1");
+  HeadlessFrame frame(size, 1);
+  ParticleView view(query, info, render::particle_path_for_context());
+  ParticleSettings& settings = view.settings();
+  if (!options.step.empty())
+    settings.step_ns = std::max(1.0, static_cast<double>(parse_time_option("--step", options.step, end)));
+  settings.fade_s = options.fade_s;
+  settings.frames_per_s = options.fps;
+  settings.omin = options.omin;
+  view.set_area(frame.area());
+  view.replay_to(at);
+  frame.begin();
+  view.draw(size.width, size.height, false);
+  frame.finish(options.out);
+}
+
 void render_view(const RenderOptions& options) {
   const Size size = parse_size(options.size);
-  if (options.view != "physical" && options.view != "logical" && options.view != "overview")
-    throw Error("--view: unknown view '" + options.view + "' (physical, logical or overview)");
+  if (options.view != "physical" && options.view != "logical" && options.view != "overview" &&
+      options.view != "particles")
+    throw Error("--view: unknown view '" + options.view + "' (physical, logical, overview or particles)");
+  if (options.view != "particles" && !options.at.empty())
+    throw Error("--at: only the particle view has a current time; use --time or --steps");
   // The database first: a wrong path should not be reported as an EGL problem.
   db::WindowQuery query(options.database);
   TraceInfo info = read_trace_info(query);
@@ -303,6 +234,8 @@ void render_view(const RenderOptions& options) {
     render_logical(options, query, info, size);
   else if (options.view == "overview")
     render_overview(options, query, info, size);
+  else if (options.view == "particles")
+    render_particles(options, query, info, size);
   else
     render_physical(options, query, info, size);
 }
@@ -314,7 +247,7 @@ void add_render_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "render", "Render one frame of a view to a PNG, with no display (EGL surfaceless)");
   cmd->add_option("database", options->database, "a .weft file")->required();
-  cmd->add_option("--view", options->view, "which view: physical, logical or overview")->capture_default_str();
+  cmd->add_option("--view", options->view, "which view: physical, logical, overview or particles")->capture_default_str();
   cmd->add_option("--out,-o", options->out, "PNG file to write")->required();
   cmd->add_option("--size", options->size, "image size WIDTHxHEIGHT")->capture_default_str();
   cmd->add_option("--time", options->time,
@@ -327,6 +260,13 @@ void add_render_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--select", options->select,
                   "outline this event id, its message partner and its partition (as a click does)");
+  cmd->add_option("--at", options->at, "particles: the data time shown (a time or a share, as --time)");
+  cmd->add_option("--step", options->step,
+                  "particles: data time per animation frame (default: the run in 600 frames)");
+  cmd->add_option("--fade", options->fade_s, "particles: fade time in animation seconds")->capture_default_str();
+  cmd->add_option("--fps", options->fps, "particles: animation frames per second")->capture_default_str();
+  cmd->add_option("--omin", options->omin, "particles: least opacity of the history background")
+      ->capture_default_str();
   cmd->callback([options] { render_view(*options); });
 }
 

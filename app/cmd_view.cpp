@@ -20,6 +20,9 @@ void add_view_command(CLI::App& app) {
                   "show only these processes: A, A-B or A-B:STRIDE, comma-separated (also in the toolbar)");
   cmd->add_flag("--tour", options->tour,
                 "with --frames: zoom and pan along a fixed path (for benchmarks)");
+  cmd->add_flag("--particles", options->particles,
+                "show the particle panel (the animated scatterplot; also a toolbar checkbox)");
+  cmd->add_flag("--play", options->play, "with --particles: start playing at once");
   // Hidden: a check under xvfb that the window draws what `weft render` draws.
   cmd->add_option("--screenshot", options->screenshot, "write the last frame to a PNG")
       ->group("");

@@ -11,6 +11,8 @@ void add_import_command(CLI::App& app);
 void add_info_command(CLI::App& app);
 void add_view_command(CLI::App& app);
 void add_render_command(CLI::App& app);
+void add_record_command(CLI::App& app);
+void add_demo_command(CLI::App& app);
 void add_analyze_command(CLI::App& app);
 void add_check_command(CLI::App& app);
 void add_export_command(CLI::App& app);

@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   weft::app::add_info_command(app);
   weft::app::add_view_command(app);
   weft::app::add_render_command(app);
+  weft::app::add_record_command(app);
+  weft::app::add_demo_command(app);
 
   try {
     app.parse(argc, argv);

@@ -1,5 +1,7 @@
 #include "app/timeline_data.h"
 
+#include "app/user_colors.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -18,6 +20,7 @@ TraceInfo read_trace_info(db::WindowQuery& query) {
   info.processes = query.processes();
   info.regions = query.regions();
   info.region_colors = render::region_colors(info.regions);
+  apply_user_colors(read_user_colors(user_colors_path()), info.regions, info.region_colors);
   info.legend_order.resize(info.regions.size());
   std::iota(info.legend_order.begin(), info.legend_order.end(), 0);
   const db::RegionTable& regions = info.regions;

@@ -16,10 +16,14 @@
 
 #include "app/background_loader.h"
 #include "app/frame_stats.h"
+#include "app/glfw_window.h"
 #include "app/imgui_session.h"
 #include "app/logical_data.h"
+#include "app/message_flight.h"
 #include "app/overlay_style.h"
 #include "app/overview_strip.h"
+#include "app/particle_controls.h"
+#include "app/particle_view.h"
 #include "app/timeline_slider.h"
 #include "app/view_history.h"
 #include "app/selection.h"
@@ -40,50 +44,6 @@
 namespace weft::app {
 
 namespace {
-
-// Owns glfwInit/glfwTerminate and the window, so that every exit path,
-// including exceptions, closes the display connection.
-class GlfwWindow {
- public:
-  GlfwWindow(int width, int height, const std::string& title) {
-    const char* display = std::getenv("DISPLAY");
-    const char* wayland = std::getenv("WAYLAND_DISPLAY");
-    if ((!display || !*display) && (!wayland || !*wayland))
-      throw Error("no display (DISPLAY and WAYLAND_DISPLAY are unset); use `weft render` for images");
-    if (!glfwInit()) throw Error("no display: cannot initialize GLFW; use `weft render` for images");
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    // No multisampling: on llvmpipe it costs 2x frame time; lines smooth their own edges.
-    glfwWindowHint(GLFW_SAMPLES, 0);
-    window_ = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
-    if (!window_) {
-      glfwTerminate();
-      throw Error("cannot open an OpenGL 3.3 core window");
-    }
-    glfwMakeContextCurrent(window_);
-  }
-  ~GlfwWindow() {
-    glfwDestroyWindow(window_);
-    glfwTerminate();
-  }
-  GlfwWindow(const GlfwWindow&) = delete;
-  GlfwWindow& operator=(const GlfwWindow&) = delete;
-  GLFWwindow* get() const { return window_; }
-
- private:
-  GLFWwindow* window_ = nullptr;
-};
-
-// The GLFW platform backend on top of an ImGuiSession.
-class ImGuiGlfwBackend {
- public:
-  explicit ImGuiGlfwBackend(GLFWwindow* window) { ImGui_ImplGlfw_InitForOpenGL(window, true); }
-  ~ImGuiGlfwBackend() { ImGui_ImplGlfw_Shutdown(); }
-  ImGuiGlfwBackend(const ImGuiGlfwBackend&) = delete;
-  ImGuiGlfwBackend& operator=(const ImGuiGlfwBackend&) = delete;
-};
 
 // Whether `loaded` still serves `viewport`: it covers the visible part and is
 // not so much wider that float geometry times lose precision on screen.
@@ -295,6 +255,14 @@ void run_viewer(const ViewerOptions& options) {
         }, out.query_ms);
       });
 
+  // The particle panel reads its events on this thread, through its own connection;
+  // its renderer is made when first shown (it needs the window's context).
+  toolbar_state.particles = options.particles;
+  db::WindowQuery particle_query(options.database);
+  std::unique_ptr<ParticleView> particles;
+  ParticleControls particle_controls;
+  particle_controls.playing = options.play;
+
   std::vector<double> frame_ms;
   if (options.frames > 0) frame_ms.reserve(static_cast<std::size_t>(options.frames));
   double first_frame_ms = -1;
@@ -348,7 +316,18 @@ void run_viewer(const ViewerOptions& options) {
       const float slider_height = 6.5f * line + kMargin;
       const float strip_height = has_structure ? 3.5f * line : 0.0f;
       const float time_strip_height = time_overview ? 3.5f * line : 0.0f;
-      const float rest = static_cast<float>(height) - toolbar - slider_height - strip_height - time_strip_height;
+      const float all_rest = static_cast<float>(height) - toolbar - slider_height - strip_height - time_strip_height;
+      // The particle panel takes the lower half; the timelines share the rest.
+      const float particle_height = toolbar_state.particles ? std::floor(0.5f * all_rest) : 0.0f;
+      const float rest = all_rest - particle_height;
+      if (toolbar_state.particles && !particles)
+        particles = std::make_unique<ParticleView>(particle_query, info, render::particle_path_for_context());
+      if (particles && toolbar_state.particles) {
+        const double wall_s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        if (step_particle_animation(particle_controls, *particles, wall_s, info.meta.trace_end_ns))
+          slider.set_current_ns(static_cast<double>(particles->now()));
+      }
       // Logical above physical, as in Ravel: structure first, then where the time went.
       const float logical_height = has_structure ? std::floor(0.5f * rest) : 0.0f;
       float y = toolbar;
@@ -361,6 +340,10 @@ void run_viewer(const ViewerOptions& options) {
         if (clicked(logical_view.view) && logical.current)
           selection = select_in_logical(*logical.current, logical_view.hovered);
         if (selection) draw_selection(*selection, logical_view.view, true, partition_spans, *filter);
+        if (logical.current)
+          draw_logical_flights(logical_view.view, logical.current->messages, *filter,
+                               db::step_at_time(partition_spans, slider.current_ns()),
+                               static_cast<double>(facts.max_message_steps));
         y += logical_height;
         const TimelineViewport& lv = logical_panel.viewport();
         if (auto span = overview->draw({0, y, w, strip_height}, color, lv.t0_ns, lv.t1_ns, true)) {
@@ -392,11 +375,25 @@ void run_viewer(const ViewerOptions& options) {
       }
       if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) selection.reset();
       if (selection) draw_selection(*selection, physical_view, false, partition_spans, *filter);
+      if (physical.current)
+        draw_physical_flights(physical_view, physical.current->messages, *filter, slider.current_ns(),
+                              static_cast<double>(info.meta.max_message_ns));
       y += rest - logical_height;
+      if (particles && toolbar_state.particles) {
+        // The controls get their own column right of the panel, clear of its legend.
+        const float controls = std::min(kParticleControlsWidth, std::floor(0.3f * w));
+        particles->set_area({0, y, w - controls, particle_height});
+        particles->draw(width, height, !particle_controls.playing);
+        draw_particle_controls(particle_controls, *particles, info, {w - controls, y, controls, particle_height});
+        y += particle_height;
+      }
       const TimelineViewport& pv = physical_panel.viewport();
-      if (slider.draw({0, y, w, slider_height}, pv.t0_ns, pv.t1_ns, true))
+      if (slider.draw({0, y, w, slider_height}, pv.t0_ns, pv.t1_ns, true)) {
+        // Dragging the slider moves the animation time (a jump: §3.2.2).
+        if (particles) particles->jump_to(static_cast<TimeNs>(slider.current_ns()));
         follow_cursor(slider.current_ns(), physical_panel, has_structure ? &logical_panel : nullptr,
                       partition_spans);
+      }
       apply_history_keys(history, physical_panel, logical_panel,
                          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
       end_timeline_frame();

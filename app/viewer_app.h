@@ -14,6 +14,8 @@ struct ViewerOptions {
   std::string screenshot;   // write the last frame to this PNG (for checks under xvfb)
   std::string processes;    // initial process filter, e.g. "0-1023:2" ("" for all)
   bool tour = false;        // move the views along view_tour.h's path over the `frames` frames
+  bool particles = false;   // open with the particle panel shown
+  bool play = false;        // with `particles`: start playing the animation
 };
 
 // Runs until the window closes (or `frames` frames are drawn). Throws

@@ -59,6 +59,8 @@ void draw_viewer_toolbar(ToolbarState& state, const TraceInfo& info, bool has_st
   ImGui::Begin("toolbar", nullptr,
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::Checkbox("particles", &state.particles);
+  ImGui::SameLine();
   if (has_structure) {
     color_combo(state.color);
     ImGui::SameLine();

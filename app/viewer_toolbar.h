@@ -18,6 +18,7 @@ struct ToolbarState {
   std::vector<char> region_hidden;    // by region position
   std::string error;                  // why the last process list was refused
   bool filter_changed = false;        // set when the filter inputs were applied
+  bool particles = false;             // the particle panel is shown
 };
 
 // Draws the toolbar `height` px tall across the window. `selected` lists the

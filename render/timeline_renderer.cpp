@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "instance_buffers.h"
 #include "shader_program.h"
 
 namespace weft::render {
@@ -47,23 +48,6 @@ void scissor_to_plot(const ViewTransform& view) {
   int h = static_cast<int>(std::ceil(view.plot.height));
   glEnable(GL_SCISSOR_TEST);
   glScissor(x, view.framebuffer_height - (y + h), std::max(w, 0), std::max(h, 0));
-}
-
-void attach_instanced(GLuint vao, GLuint buffer, GLuint location, GLint components, GLenum type,
-                      GLboolean normalized) {
-  glBindVertexArray(vao);
-  glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  glEnableVertexAttribArray(location);
-  glVertexAttribPointer(location, components, type, normalized, 0, nullptr);
-  glVertexAttribDivisor(location, 1);
-}
-
-template <typename T>
-void upload_array(GLuint buffer, const std::vector<T>& data) {
-  glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  // Orphan and refill: the driver need not wait for draws that still read the old data.
-  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(T)),
-               data.empty() ? nullptr : data.data(), GL_STATIC_DRAW);
 }
 
 }  // namespace

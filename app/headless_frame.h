@@ -1,0 +1,42 @@
+#pragma once
+// One headless frame after another: the EGL surfaceless context, an
+// offscreen framebuffer and an ImGui frame, for `weft render`, `weft record`
+// and `weft demo --record`. Views draw into it between begin() and
+// finish()/read() exactly as into the window.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/headless_options.h"
+#include "app/imgui_session.h"
+#include "framebuffer.h"
+#include "headless_context.h"
+#include "view_transform.h"
+
+namespace weft::app {
+
+// Owns the headless GL context, framebuffer and ImGui frame of one image.
+class HeadlessFrame {
+ public:
+  // `samples`: multisampling of the framebuffer; the timelines' diagonal
+  // message lines want 4, the particle view's pixel-exact images need none
+  // (and on llvmpipe every sample is paid for).
+  explicit HeadlessFrame(Size size, int samples = 4);
+  void begin();
+  render::PixelRect area() const {
+    return {0, 0, static_cast<float>(size_.width), static_cast<float>(size_.height)};
+  }
+  // Ends the frame and writes it to `out` as a PNG (and its path to stdout).
+  void finish(const std::string& out);
+  // Ends the frame and returns its RGBA pixels, top row first.
+  void finish(std::vector<std::uint8_t>& pixels);
+  Size size() const { return size_; }
+
+ private:
+  Size size_;
+  render::HeadlessContext context_;  // first: everything below needs it current
+  render::Framebuffer framebuffer_;
+  ImGuiSession imgui_;
+};
+
+}  // namespace weft::app

@@ -1,0 +1,150 @@
+#include "particle_feed.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace weft::render {
+
+std::vector<std::uint8_t> particle_region_mask(const db::RegionTable& regions) {
+  std::vector<std::uint8_t> mask(regions.size(), 0);
+  bool any = false;
+  for (std::size_t i = 0; i < regions.size(); ++i)
+    if (regions.kind[i] != RegionKind::Compute) mask[i] = 1, any = true;
+  if (!any) std::fill(mask.begin(), mask.end(), std::uint8_t{1});
+  return mask;
+}
+
+ParticleFeed::ParticleFeed(db::WindowQuery& query, std::vector<Rgba8> colors)
+    : query_(query), colors_(std::move(colors)), mask_(particle_region_mask(query.regions())) {}
+
+TimeNs ParticleFeed::chunk_ns() const {
+  // About 2^18 events per read when events are spread evenly over the run.
+  const auto& meta = query_.meta();
+  const double events = static_cast<double>(std::max<std::int64_t>(meta.count_events, 1));
+  const double span = static_cast<double>(std::max<TimeNs>(meta.trace_end_ns, 1));
+  return std::max<TimeNs>(1, static_cast<TimeNs>(std::ceil(span * 262144.0 / events)));
+}
+
+void ParticleFeed::scan_run() {
+  longest_ = 0;
+  particle_events_ = 0;
+  const TimeNs end = query_.meta().trace_end_ns;
+  const TimeNs chunk = chunk_ns();
+  const auto last = static_cast<ProcessIndex>(std::max<std::size_t>(query_.processes().size(), 1) - 1);
+  for (TimeNs t0 = 0; t0 <= end; t0 += chunk) {
+    const TimeNs t1 = std::min(end, t0 + chunk - 1);
+    query_.read_events({t0, t1, 0, last}, events_);
+    for (std::size_t i = 0; i < events_.size(); ++i) {
+      // Counted in the chunk it starts in (windows overlap long events).
+      const TimeNs start = std::max<TimeNs>(events_.start_ns[i], 0);
+      if (start < t0 || start > t1) continue;
+      const auto r = events_.region[i];
+      if (r < 0 || !mask_[static_cast<std::size_t>(r)]) continue;
+      ++particle_events_;
+      longest_ = std::max(longest_, events_.end_ns[i] - events_.start_ns[i]);
+    }
+  }
+}
+
+TimeNs ParticleFeed::longest_duration() {
+  if (longest_ < 0) scan_run();
+  return longest_;
+}
+
+std::int64_t ParticleFeed::particle_events() {
+  if (longest_ < 0) scan_run();
+  return particle_events_;
+}
+
+void ParticleFeed::add_window(TimeNs after, TimeNs upto, TimeNs min_end, const ParticleScale& scale,
+                              ParticleField& field) {
+  if (upto <= after || query_.processes().size() == 0) return;
+  const auto last = static_cast<ProcessIndex>(query_.processes().size() - 1);
+  // Events overlapping [max(after + 1, min_end), upto]; only those starting in
+  // (after, upto] are new (the window also returns earlier, longer ones).
+  query_.read_events({std::max(after + 1, min_end), upto, 0, last}, events_);
+  for (std::size_t i = 0; i < events_.size(); ++i) {
+    const TimeNs start = events_.start_ns[i];
+    if (start > upto || (start <= after && min_end > after)) continue;
+    const auto r = events_.region[i];
+    if (r < 0 || !mask_[static_cast<std::size_t>(r)]) continue;
+    const auto pos = static_cast<std::size_t>(r);
+    field.add(events_.id[i], events_.process[i], start, events_.end_ns[i], r,
+              pos < colors_.size() ? colors_[pos] : rgba8(255, 0, 255), scale.process_count);
+  }
+}
+
+void ParticleFeed::set_color(std::int32_t region, Rgba8 color) {
+  if (region >= 0 && static_cast<std::size_t>(region) < colors_.size()) colors_[static_cast<std::size_t>(region)] = color;
+}
+
+void ParticleFeed::rewind(ParticleField& field) {
+  field.clear();
+  now_ = -1;
+  fetched_ = -1;
+  pending_.clear();
+  pending_next_ = 0;
+}
+
+void ParticleFeed::seek(TimeNs t, const ParticleScale& scale, ParticleField& field) {
+  field.clear();
+  const auto fade = static_cast<TimeNs>(std::ceil(std::max(scale.fade_ns, 0.0)));
+  // Everything overlapping [t - fade, t] that started by t: alive or fading at t.
+  TimeNs lo = std::max<TimeNs>(0, t - fade);
+  add_window(-1, t, lo, scale, field);
+  field.retire(t, scale, nullptr);
+  now_ = t;
+  fetched_ = t;
+  pending_.clear();
+  pending_next_ = 0;
+}
+
+void ParticleFeed::fetch(TimeNs upto) {
+  pending_.clear();
+  pending_next_ = 0;
+  if (upto <= fetched_ || query_.processes().size() == 0) {
+    fetched_ = std::max(fetched_, upto);
+    return;
+  }
+  const auto last = static_cast<ProcessIndex>(query_.processes().size() - 1);
+  query_.read_events({fetched_ + 1, upto, 0, last}, events_);
+  // Only the particle events that start in (fetched_, upto], in start order.
+  order_.clear();
+  for (std::size_t i = 0; i < events_.size(); ++i) {
+    const TimeNs start = events_.start_ns[i];
+    const auto r = events_.region[i];
+    if (start <= fetched_ || start > upto || r < 0 || !mask_[static_cast<std::size_t>(r)]) continue;
+    order_.push_back(static_cast<std::uint32_t>(i));
+  }
+  std::stable_sort(order_.begin(), order_.end(),
+                   [this](std::uint32_t a, std::uint32_t b) { return events_.start_ns[a] < events_.start_ns[b]; });
+  for (std::uint32_t i : order_) {
+    pending_.id.push_back(events_.id[i]);
+    pending_.process.push_back(events_.process[i]);
+    pending_.start_ns.push_back(events_.start_ns[i]);
+    pending_.end_ns.push_back(events_.end_ns[i]);
+    pending_.region.push_back(events_.region[i]);
+  }
+  fetched_ = upto;
+}
+
+void ParticleFeed::advance(TimeNs t, const ParticleScale& scale, ParticleField& field, ParticleHistory* history) {
+  if (t <= now_) return;
+  const TimeNs chunk = chunk_ns();
+  while (now_ < t) {
+    // Read ahead a chunk at a time (many frames' worth), retiring at most a
+    // chunk at once so that a long jump never holds the whole run.
+    if (pending_next_ >= pending_.size() && fetched_ <= now_) fetch(now_ + chunk);
+    const TimeNs next = std::min({t, fetched_, now_ + chunk});
+    while (pending_next_ < pending_.size() && pending_.start_ns[pending_next_] <= next) {
+      const std::size_t i = pending_next_++;
+      const auto pos = static_cast<std::size_t>(pending_.region[i]);
+      field.add(pending_.id[i], pending_.process[i], pending_.start_ns[i], pending_.end_ns[i], pending_.region[i],
+                pos < colors_.size() ? colors_[pos] : rgba8(255, 0, 255), scale.process_count);
+    }
+    field.retire(next, scale, history);
+    now_ = next;
+  }
+}
+
+}  // namespace weft::render
