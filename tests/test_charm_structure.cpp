@@ -54,9 +54,12 @@ TEST_F(JacobiStructure, PhasesAlternateAndStepsAreTheHandDerivedOnes) {
   s = analyze_task_structure(trace, {.reorder = true, .infer_dependencies = true});
   ASSERT_EQ(s.phases.count, 4);
   EXPECT_EQ(s.phases.runtime, (std::vector<std::uint8_t>{0, 1, 0, 1}));
-  // Phase 0 (local steps): sends of each startIteration at 0, 1; the two
-  // ghosts of each chare have w = 1 (w(send) + 1 with w(send) in {0} for the
-  // first send of the sender... ties broken by the sender's chare id): 2, 3.
+  // Phase 0 (local steps): the two sends of each startIteration at 0, 1
+  // (w 0, 1). A chare's two ghosts come from sends with equal w (both the
+  // first or both the second send of their senders: chare 0 gets chare 1's
+  // and chare 2's first sends), so both have the same w and the sender's
+  // chare id orders them: steps 2 and 3 (the first after the chare's own
+  // second send at 1).
   // Phase 1: contributes 0; contributeLocal sinks 1, 2 (after the chare's
   // previous event); mgr 5's forward 3; mgr 4's recvPartial sink 4 and
   // broadcast 5; startIteration sinks 6. Phase 2 mirrors 0, phase 3 mirrors 1.

@@ -112,15 +112,7 @@ std::int32_t enforce_chare_paths(const TaskTrace& t, TaskPartitions& parts, Task
   const PartitionChares pc = partition_chares(t, parts);
   const std::vector<EventIndex> rep = representative_events(parts);
   const auto n = static_cast<std::size_t>(parts.count);
-  const std::int32_t leaps = n ? *std::max_element(leap.begin(), leap.end()) + 1 : 0;
-  std::vector<std::int32_t> leap_first(static_cast<std::size_t>(leaps) + 1, 0), members(n);
-  for (std::int32_t k : leap) ++leap_first[static_cast<std::size_t>(k) + 1];
-  for (std::size_t k = 0; k < static_cast<std::size_t>(leaps); ++k) leap_first[k + 1] += leap_first[k];
-  {
-    std::vector<std::int32_t> fill(leap_first.begin(), leap_first.end() - 1);
-    for (std::size_t p = 0; p < n; ++p)
-      members[static_cast<std::size_t>(fill[static_cast<std::size_t>(leap[p])]++)] = static_cast<std::int32_t>(p);
-  }
+  const LeapGroups by_leap = group_by_leap(leap);
   auto chares_of = [&](std::int32_t p) {
     return std::span<const ChareIndex>(pc.chare.data() + pc.first[static_cast<std::size_t>(p)],
                                        pc.chare.data() + pc.first[static_cast<std::size_t>(p) + 1]);
@@ -129,10 +121,10 @@ std::int32_t enforce_chare_paths(const TaskTrace& t, TaskPartitions& parts, Task
   std::vector<std::int32_t> child_mark(static_cast<std::size_t>(t.chare_count()), -1);
   std::vector<std::int32_t> linked(n, -1);  // linked[q] == p: edge p -> q already added
   std::int32_t added = 0;
-  for (std::int32_t k = leaps - 1; k >= 0; --k) {
-    const auto begin = leap_first[static_cast<std::size_t>(k)], end = leap_first[static_cast<std::size_t>(k) + 1];
+  for (std::int32_t k = by_leap.count() - 1; k >= 0; --k) {
+    const auto begin = by_leap.first[static_cast<std::size_t>(k)], end = by_leap.first[static_cast<std::size_t>(k) + 1];
     for (std::int32_t i = begin; i < end; ++i) {
-      const std::int32_t p = members[static_cast<std::size_t>(i)];
+      const std::int32_t p = by_leap.members[static_cast<std::size_t>(i)];
       for (std::int32_t s : g.successors(p))
         for (ChareIndex c : chares_of(s)) child_mark[static_cast<std::size_t>(c)] = p;
       for (std::int32_t s : g.successors(p)) linked[static_cast<std::size_t>(s)] = p;
@@ -145,7 +137,7 @@ std::int32_t enforce_chare_paths(const TaskTrace& t, TaskPartitions& parts, Task
       }
     }
     for (std::int32_t i = begin; i < end; ++i) {
-      const std::int32_t p = members[static_cast<std::size_t>(i)];
+      const std::int32_t p = by_leap.members[static_cast<std::size_t>(i)];
       for (ChareIndex c : chares_of(p)) next_phase[static_cast<std::size_t>(c)] = p;
     }
   }

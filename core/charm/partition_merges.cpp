@@ -132,22 +132,26 @@ PartitionChares partition_chares(const TaskTrace& t, const TaskPartitions& parts
   return pc;
 }
 
+LeapGroups group_by_leap(const std::vector<std::int32_t>& leap) {
+  const std::int32_t leaps = leap.empty() ? 0 : *std::max_element(leap.begin(), leap.end()) + 1;
+  LeapGroups g;
+  g.first.assign(static_cast<std::size_t>(leaps) + 1, 0);
+  g.members.resize(leap.size());
+  for (std::int32_t k : leap) ++g.first[static_cast<std::size_t>(k) + 1];
+  for (std::size_t k = 0; k < static_cast<std::size_t>(leaps); ++k) g.first[k + 1] += g.first[k];
+  std::vector<std::int32_t> fill(g.first.begin(), g.first.end() - 1);
+  for (std::size_t p = 0; p < leap.size(); ++p)
+    g.members[static_cast<std::size_t>(fill[static_cast<std::size_t>(leap[p])]++)] = static_cast<std::int32_t>(p);
+  return g;
+}
+
 // Algorithm 4. Merging partitions of one leap keeps every longest-path
 // distance, so the leaps are computed once, as in the paper.
 std::int32_t merge_by_leap(const TaskTrace& t, TaskPartitions& parts, const TaskEdges& edges) {
   const structure::PartitionGraph g = order_partitions(t, parts, edges);
   const std::vector<std::int32_t> leap = structure::compute_leaps(g, parts.count);
   const PartitionChares pc = partition_chares(t, parts);
-  // Partitions grouped by leap (counting sort).
-  const std::int32_t leaps = parts.count ? *std::max_element(leap.begin(), leap.end()) + 1 : 0;
-  std::vector<std::int32_t> leap_first(static_cast<std::size_t>(leaps) + 1, 0), members(leap.size());
-  for (std::int32_t k : leap) ++leap_first[static_cast<std::size_t>(k) + 1];
-  for (std::size_t k = 0; k < static_cast<std::size_t>(leaps); ++k) leap_first[k + 1] += leap_first[k];
-  {
-    std::vector<std::int32_t> fill(leap_first.begin(), leap_first.end() - 1);
-    for (std::size_t p = 0; p < leap.size(); ++p)
-      members[static_cast<std::size_t>(fill[static_cast<std::size_t>(leap[p])]++)] = static_cast<std::int32_t>(p);
-  }
+  const LeapGroups by_leap = group_by_leap(leap);
   structure::UnionFind uf(parts.count);
   // owner[type][chare]: a partition of the current leap holding the chare,
   // valid when stamp[type][chare] is the leap.
@@ -155,9 +159,9 @@ std::int32_t merge_by_leap(const TaskTrace& t, TaskPartitions& parts, const Task
   std::vector<std::int32_t> owner[2] = {std::vector<std::int32_t>(chares), std::vector<std::int32_t>(chares)};
   std::vector<std::int32_t> stamp[2] = {std::vector<std::int32_t>(chares, -1), std::vector<std::int32_t>(chares, -1)};
   std::int32_t merges = 0;
-  for (std::int32_t k = 0; k < leaps; ++k) {
-    for (std::int32_t i = leap_first[static_cast<std::size_t>(k)]; i < leap_first[static_cast<std::size_t>(k) + 1]; ++i) {
-      const std::int32_t p = members[static_cast<std::size_t>(i)];
+  for (std::int32_t k = 0; k < by_leap.count(); ++k) {
+    for (std::int32_t i = by_leap.first[static_cast<std::size_t>(k)]; i < by_leap.first[static_cast<std::size_t>(k) + 1]; ++i) {
+      const std::int32_t p = by_leap.members[static_cast<std::size_t>(i)];
       const int type = parts.runtime[static_cast<std::size_t>(p)];
       for (std::int32_t j = pc.first[static_cast<std::size_t>(p)]; j < pc.first[static_cast<std::size_t>(p) + 1]; ++j) {
         const auto c = static_cast<std::size_t>(pc.chare[static_cast<std::size_t>(j)]);

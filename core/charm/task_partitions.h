@@ -85,6 +85,14 @@ struct PartitionChares {
 };
 PartitionChares partition_chares(const TaskTrace& trace, const TaskPartitions& parts);
 
+// Partitions grouped by leap (CSR): members of leap k are
+// members[first[k] .. first[k + 1]).
+struct LeapGroups {
+  std::vector<std::int32_t> first, members;
+  std::int32_t count() const { return static_cast<std::int32_t>(first.size()) - 1; }
+};
+LeapGroups group_by_leap(const std::vector<std::int32_t>& leap);
+
 // §3.1.4 Algorithm 4: partitions on the same leap that share a chare merge
 // (application with application, runtime with runtime). Same-leap partitions
 // have no path between them, so no cycle appears. Returns the merges.
