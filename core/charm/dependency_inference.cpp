@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "charm/counting_sort.h"
 #include "charm/task_partitions.h"
 #include "structure/leap_merge.h"
 
@@ -25,12 +26,18 @@ std::int32_t infer_dependencies(const TaskTrace& t, TaskPartitions& parts, TaskE
   std::vector<EventIndex> sources;
   for (EventIndex e = 0; e < t.event_count(); ++e)
     if (t.is_source(e)) sources.push_back(e);
-  std::sort(sources.begin(), sources.end(), [&](EventIndex a, EventIndex b) {
-    const ChareIndex ca = t.chare_of_event(a), cb = t.chare_of_event(b);
-    if (ca != cb) return ca < cb;
+  // Grouped by chare (linear), then each chare's sources by time.
+  sources = counting_sort_of(sources, t.chare_count(), [&](EventIndex e) { return t.chare_of_event(e); });
+  auto by_time = [&](EventIndex a, EventIndex b) {
     const TimeNs ta = t.event_time[static_cast<std::size_t>(a)], tb = t.event_time[static_cast<std::size_t>(b)];
     return ta != tb ? ta < tb : a < b;
-  });
+  };
+  for (std::size_t i = 0; i < sources.size();) {
+    std::size_t j = i + 1;
+    while (j < sources.size() && t.chare_of_event(sources[j]) == t.chare_of_event(sources[i])) ++j;
+    std::sort(sources.begin() + static_cast<std::ptrdiff_t>(i), sources.begin() + static_cast<std::ptrdiff_t>(j), by_time);
+    i = j;
+  }
   std::int32_t added = 0;
   for (std::size_t i = 0; i + 1 < sources.size(); ++i) {
     const EventIndex a = sources[i], b = sources[i + 1];

@@ -111,7 +111,8 @@ TaskPartitions initial_partitions(const TaskTrace& t, const TaskIndex& ix, TaskE
   for (std::size_t e = 0; e < n; ++e)  // (1) remote invocations
     if (t.event_kind[e] == DepKind::Sink && t.event_partner[e] != kNone)
       edges.add(t.event_partner[e], static_cast<EventIndex>(e));
-  add_sdag_edges(t, ix, serial_of_entry, parts.unit_of_block, edges);  // (3)
+  if (std::any_of(serial_of_entry.begin(), serial_of_entry.end(), [](std::int32_t serial) { return serial >= 0; }))
+    add_sdag_edges(t, ix, serial_of_entry, parts.unit_of_block, edges);  // (3)
   return parts;
 }
 

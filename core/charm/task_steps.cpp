@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "charm/counting_sort.h"
 #include "structure/step_assignment.h"
 
 namespace weft::charm {
@@ -103,14 +104,18 @@ TaskSteps assign_task_steps(const TaskTrace& t, const TaskIndex& ix, const TaskP
     const EventIndex src = phase_source(t, phases, first);
     return src == kNone ? kNone : bp.of_event[static_cast<std::size_t>(src)];
   };
-  std::vector<std::int32_t> order(parts);
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+  // Grouped by (phase, chare) with two counting sorts (linear), then each
+  // group, usually a handful of parts, sorted by the ordering keys.
+  auto phase_of_part = [&](std::int32_t p) {
+    return phases.of_event[static_cast<std::size_t>(bp.first[static_cast<std::size_t>(p)])];
+  };
+  std::vector<std::int32_t> by_chare = counting_sort(parts, t.chare_count(), [&](std::int32_t p) {
+    return chare_of_part(static_cast<std::size_t>(p));
+  });
+  std::vector<std::int32_t> order = counting_sort_of(by_chare, phases.count, phase_of_part);
+  auto before = [&](std::int32_t a, std::int32_t b) {
     const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
     const EventIndex fa = bp.first[ua], fb = bp.first[ub];
-    const std::int32_t pa = phases.of_event[static_cast<std::size_t>(fa)], pb = phases.of_event[static_cast<std::size_t>(fb)];
-    if (pa != pb) return pa < pb;
-    if (chare_of_part(ua) != chare_of_part(ub)) return chare_of_part(ua) < chare_of_part(ub);
     if (reorder) {
       const std::int32_t wa = clocks.w[static_cast<std::size_t>(fa)], wb = clocks.w[static_cast<std::size_t>(fb)];
       if (wa != wb) return wa < wb;
@@ -127,7 +132,15 @@ TaskSteps assign_task_steps(const TaskTrace& t, const TaskIndex& ix, const TaskP
     const TimeNs tb = t.block_start[static_cast<std::size_t>(t.event_block[static_cast<std::size_t>(fb)])];
     if (ta != tb) return ta < tb;
     return fa < fb;
-  });
+  };
+  for (std::size_t i = 0; i < parts;) {
+    std::size_t j = i + 1;
+    while (j < parts && phase_of_part(order[j]) == phase_of_part(order[i]) &&
+           chare_of_part(static_cast<std::size_t>(order[j])) == chare_of_part(static_cast<std::size_t>(order[i])))
+      ++j;
+    std::sort(order.begin() + static_cast<std::ptrdiff_t>(i), order.begin() + static_cast<std::ptrdiff_t>(j), before);
+    i = j;
+  }
   s.chare_prev.assign(n, kNone);
   std::vector<EventIndex> chare_next(n, kNone);
   for (std::size_t i = 0; i < parts; ++i) {

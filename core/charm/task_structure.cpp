@@ -4,11 +4,13 @@
 #include <limits>
 #include <numeric>
 
+#include "common/phase_timer.h"
 #include "structure/leap_merge.h"
 
 namespace weft::charm {
 
 TaskStructure analyze_task_structure(const TaskTrace& t, const TaskAnalysisOptions& options) {
+  PhaseTimer timer("WEFT_ANALYZE_TIMING");
   validate_task_trace(t);
   TaskStructure r;
   TaskAnalysisReport& rep = r.report;
@@ -17,26 +19,34 @@ TaskStructure analyze_task_structure(const TaskTrace& t, const TaskAnalysisOptio
   for (EventIndex e = 0; e < t.event_count(); ++e)
     if (t.is_sink(e) && t.event_partner[static_cast<std::size_t>(e)] != kNone) ++rep.messages;
   r.index = index_task_trace(t);
+  timer.mark("validate, index");
   // §3.1.1 .. §3.1.3
   r.phases = initial_partitions(t, r.index, r.edges);
   rep.initial_partitions = r.phases.count;
-  // Split-block parts or SDAG edges may already close a cycle.
-  cycle_merge(r.phases, r.edges);
+  timer.mark("initial partitions");
   rep.dependency_merged = dependency_merge(t, r.phases, r.edges);
+  timer.mark("dependency merge");
   rep.repair_merged = repair_merge(t, r.phases, r.edges);
+  timer.mark("repair merge");
   // §3.1.4
   if (options.infer_dependencies) {
     rep.inferred_edges = infer_dependencies(t, r.phases, r.edges);
+    timer.mark("infer dependencies");
     rep.leap_merges = merge_by_leap(t, r.phases, r.edges);
+    timer.mark("merge by leap");
   }
   rep.ordering_edges = order_overlapping_phases(t, r.phases, r.edges);
+  timer.mark("order overlapping phases");
   rep.chare_path_edges = enforce_chare_paths(t, r.phases, r.edges);
+  timer.mark("enforce chare paths");
   r.graph = order_partitions(t, r.phases, r.edges);
   r.leap = structure::compute_leaps(r.graph, r.phases.count);
   rep.phases = r.phases.count;
   for (std::uint8_t rt : r.phases.runtime) rep.runtime_phases += rt;
   // §3.2
+  timer.mark("topological order");
   r.steps = assign_task_steps(t, r.index, r.phases, r.graph, options.reorder);
+  timer.mark("steps");
   rep.forced_orderings = r.steps.forced_orderings;
   for (std::size_t p = 0; p < r.steps.phase_width.size(); ++p)
     rep.global_steps = std::max<std::int64_t>(rep.global_steps, r.steps.phase_offset[p] + r.steps.phase_width[p]);
