@@ -260,6 +260,39 @@ TEST(CharmAlgorithms, EnforceCharePathsAddsTheFigure6Edge) {
   EXPECT_EQ(steps.global_step(b.event_id(sb), parts), 2);
 }
 
+// §3.1.4, ordering an application and a runtime phase that share a chare on
+// one leap. Application phase A: chare Y's source at 1 invokes chare X,
+// whose execution [10, 60] invokes W at 50. Runtime phase R: X's execution
+// [0, 5] invokes the runtime chare Z at 2. Both are on leap 0 and share X
+// (Algorithm 4 does not merge an application with a runtime phase). A's
+// earliest source anywhere (1) is before R's (2), but on the shared chare X,
+// R's source (2) is before A's (50): the paper compares per chare, so R -> A.
+TEST(CharmAlgorithms, OverlappingApplicationAndRuntimePhasesOrderedBySharedChareSources) {
+  TaskTraceBuilder b(3);
+  const ChareIndex x = b.chare(false), y = b.chare(false), w = b.chare(false), z = b.chare(true);
+  const EntryIndex m = b.entry("m");
+  const auto to_z = b.source(b.block(x, 0, m, 0, 5), 2);
+  b.sink(b.block(z, 2, m, 20, 21), to_z);
+  const auto from_y = b.source(b.block(y, 1, m, 0, 2), 1);
+  const auto x_blk = b.block(x, 0, m, 10, 60);
+  b.sink(x_blk, from_y);
+  const auto to_w = b.source(x_blk, 50);
+  b.sink(b.block(w, 1, m, 55, 56), to_w);
+  const TaskTrace t = b.build();
+  TaskEdges edges;
+  TaskPartitions parts = initial_partitions(t, index_task_trace(t), edges);
+  dependency_merge(t, parts, edges);
+  ASSERT_EQ(parts.count, 2);
+  EXPECT_EQ(order_overlapping_phases(t, parts, edges), 1);
+  const structure::PartitionGraph g = order_partitions(t, parts, edges);
+  const std::int32_t r = parts.of_event[static_cast<std::size_t>(b.event_id(to_z))];
+  const std::int32_t a = parts.of_event[static_cast<std::size_t>(b.event_id(from_y))];
+  EXPECT_EQ(parts.runtime[static_cast<std::size_t>(r)], 1);
+  EXPECT_EQ(parts.runtime[static_cast<std::size_t>(a)], 0);
+  EXPECT_TRUE(has_edge(g, r, a));
+  EXPECT_FALSE(has_edge(g, a, r));
+}
+
 // --- Reordering (§3.2.1, Figure 7) ---
 // Blue (chare 0) and white (chare 1) each invoke gray (chare 2) with their
 // first send (w = 0), so both gray executions have w = 1. White's arrives

@@ -50,18 +50,71 @@ std::int32_t infer_dependencies(const TaskTrace& t, TaskPartitions& parts, TaskE
   return added;
 }
 
+namespace {
+
+constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
+
+// A partition's keys (chares or PEs) with the time of its earliest source on
+// each (kNever: no source there), aligned with the PartitionChares CSR.
+struct KeyedSources {
+  PartitionChares keys;
+  std::vector<TimeNs> first_source;
+
+  template <class KeyOfEvent>
+  KeyedSources(const TaskTrace& t, const TaskPartitions& parts, PartitionChares k, KeyOfEvent key_of)
+      : keys(std::move(k)), first_source(keys.chare.size(), kNever) {
+    for (EventIndex e = 0; e < t.event_count(); ++e) {
+      if (!t.is_source(e)) continue;
+      const auto p = static_cast<std::size_t>(parts.of_event[static_cast<std::size_t>(e)]);
+      const auto begin = keys.chare.begin() + keys.first[p], end = keys.chare.begin() + keys.first[p + 1];
+      const auto at = static_cast<std::size_t>(std::lower_bound(begin, end, key_of(e)) - keys.chare.begin());
+      first_source[at] = std::min(first_source[at], t.event_time[static_cast<std::size_t>(e)]);
+    }
+  }
+
+  // The earliest sources of p and q over the keys where both have one;
+  // false when there is no such key.
+  bool shared_first_sources(std::int32_t p, std::int32_t q, TimeNs* tp, TimeNs* tq) const {
+    std::int32_t i = keys.first[static_cast<std::size_t>(p)], j = keys.first[static_cast<std::size_t>(q)];
+    const std::int32_t ie = keys.first[static_cast<std::size_t>(p) + 1], je = keys.first[static_cast<std::size_t>(q) + 1];
+    *tp = *tq = kNever;
+    bool found = false;
+    while (i < ie && j < je) {
+      const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
+      if (keys.chare[ui] < keys.chare[uj]) {
+        ++i;
+      } else if (keys.chare[uj] < keys.chare[ui]) {
+        ++j;
+      } else {
+        if (first_source[ui] != kNever && first_source[uj] != kNever) {
+          found = true;
+          *tp = std::min(*tp, first_source[ui]);
+          *tq = std::min(*tq, first_source[uj]);
+        }
+        ++i, ++j;
+      }
+    }
+    return found;
+  }
+};
+
+}  // namespace
+
 // Leap by leap (a level-synchronous topological sweep), the partitions of a
-// leap are taken in the physical-time order of their initial sources; one
-// that shares a chare with a partition already taken on this leap gets an
-// edge from it and moves to the next leap. The sweep sees the moved partition
-// again there, so chains of overlaps are ordered one leap at a time.
+// leap are taken in the physical-time order of their earliest sources. One
+// that shares a chare with partitions already taken on this leap is compared
+// with them by the paper's rule (shared chares, else shared PEs, else
+// anywhere): it moves to the next leap behind the first that precedes it, or,
+// when it precedes all of them, takes their place and they move behind it.
+// The sweep meets moved partitions again on the next leap, so chains of
+// overlaps are ordered one leap at a time.
 std::int32_t order_overlapping_phases(const TaskTrace& t, TaskPartitions& parts, TaskEdges& edges) {
   const structure::PartitionGraph g = order_partitions(t, parts, edges);
-  const PartitionChares pc = partition_chares(t, parts);
+  const KeyedSources by_chare(t, parts, partition_chares(t, parts), [&](EventIndex e) { return t.chare_of_event(e); });
+  const KeyedSources by_pe(t, parts, partition_pes(t, parts), [&](EventIndex e) { return t.pe_of_event(e); });
+  const PartitionChares& pc = by_chare.keys;
   const std::vector<EventIndex> rep = representative_events(parts);
   const auto n = static_cast<std::size_t>(parts.count);
-  // Key: earliest source time, or earliest event time when it has no source.
-  constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
   std::vector<TimeNs> first_source(n, kNever), first_event(n, kNever);
   for (std::size_t e = 0; e < parts.of_event.size(); ++e) {
     const auto p = static_cast<std::size_t>(parts.of_event[e]);
@@ -70,13 +123,34 @@ std::int32_t order_overlapping_phases(const TaskTrace& t, TaskPartitions& parts,
   }
   for (std::size_t p = 0; p < n; ++p)
     if (first_source[p] == kNever) first_source[p] = first_event[p];
+  auto precedes = [&](std::int32_t p, std::int32_t q) {
+    TimeNs tp, tq;
+    if (!by_chare.shared_first_sources(p, q, &tp, &tq) && !by_pe.shared_first_sources(p, q, &tp, &tq)) {
+      tp = first_source[static_cast<std::size_t>(p)];
+      tq = first_source[static_cast<std::size_t>(q)];
+    }
+    return tp != tq ? tp < tq : p < q;
+  };
   std::vector<std::int32_t> indegree(n);
   for (std::size_t p = 0; p < n; ++p) indegree[p] = g.pred_first[p + 1] - g.pred_first[p];
-  std::vector<std::int32_t> frontier, next;
+  std::vector<std::int32_t> frontier, next, blockers;
   for (std::size_t p = 0; p < n; ++p)
     if (indegree[p] == 0) frontier.push_back(static_cast<std::int32_t>(p));
   std::vector<std::int32_t> taken_by(static_cast<std::size_t>(t.chare_count()), kNone);
   std::vector<std::int32_t> taken_at(static_cast<std::size_t>(t.chare_count()), -1);
+  std::vector<std::int32_t> accepted_at(n, -1);
+  auto chares_of = [&](std::int32_t p) {
+    return std::span<const ChareIndex>(pc.chare.data() + pc.first[static_cast<std::size_t>(p)],
+                                       pc.chare.data() + pc.first[static_cast<std::size_t>(p) + 1]);
+  };
+  auto take = [&](std::int32_t p, std::int32_t level) {
+    accepted_at[static_cast<std::size_t>(p)] = level;
+    for (ChareIndex c : chares_of(p)) taken_at[static_cast<std::size_t>(c)] = level, taken_by[static_cast<std::size_t>(c)] = p;
+  };
+  auto defer = [&](std::int32_t before, std::int32_t p) {
+    edges.add(rep[static_cast<std::size_t>(before)], rep[static_cast<std::size_t>(p)]);
+    next.push_back(p);
+  };
   std::int32_t added = 0;
   for (std::int32_t level = 0; !frontier.empty(); ++level) {
     std::sort(frontier.begin(), frontier.end(), [&](std::int32_t a, std::int32_t b) {
@@ -85,26 +159,30 @@ std::int32_t order_overlapping_phases(const TaskTrace& t, TaskPartitions& parts,
     });
     next.clear();
     for (std::int32_t p : frontier) {
-      const auto up = static_cast<std::size_t>(p);
-      std::int32_t blocker = kNone;
-      for (std::int32_t j = pc.first[up]; j < pc.first[up + 1] && blocker == kNone; ++j) {
-        const auto c = static_cast<std::size_t>(pc.chare[static_cast<std::size_t>(j)]);
-        if (taken_at[c] == level) blocker = taken_by[c];
-      }
-      if (blocker != kNone) {
-        edges.add(rep[static_cast<std::size_t>(blocker)], rep[up]);
+      blockers.clear();
+      for (ChareIndex c : chares_of(p))
+        if (taken_at[static_cast<std::size_t>(c)] == level) blockers.push_back(taken_by[static_cast<std::size_t>(c)]);
+      std::sort(blockers.begin(), blockers.end());
+      blockers.erase(std::unique(blockers.begin(), blockers.end()), blockers.end());
+      const auto first_before = std::find_if(blockers.begin(), blockers.end(), [&](std::int32_t q) { return precedes(q, p); });
+      if (first_before != blockers.end()) {
+        defer(*first_before, p);
         ++added;
-        next.push_back(p);
         continue;
       }
-      for (std::int32_t j = pc.first[up]; j < pc.first[up + 1]; ++j) {
-        const auto c = static_cast<std::size_t>(pc.chare[static_cast<std::size_t>(j)]);
-        taken_at[c] = level;
-        taken_by[c] = p;
+      for (std::int32_t q : blockers) {  // p precedes every partition it overlaps: they yield
+        accepted_at[static_cast<std::size_t>(q)] = -1;
+        for (ChareIndex c : chares_of(q))
+          if (taken_by[static_cast<std::size_t>(c)] == q) taken_at[static_cast<std::size_t>(c)] = -1;
+        defer(p, q);
+        ++added;
       }
-      for (std::int32_t s : g.successors(p))
-        if (--indegree[static_cast<std::size_t>(s)] == 0) next.push_back(s);
+      take(p, level);
     }
+    for (std::int32_t p : frontier)
+      if (accepted_at[static_cast<std::size_t>(p)] == level)
+        for (std::int32_t s : g.successors(p))
+          if (--indegree[static_cast<std::size_t>(s)] == 0) next.push_back(s);
     frontier.swap(next);
   }
   return added;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "charm/counting_sort.h"
 #include "charm/task_partitions.h"
 #include "structure/leap_merge.h"
 #include "structure/union_find.h"
@@ -102,34 +103,42 @@ structure::PartitionGraph order_partitions(const TaskTrace& t, TaskPartitions& p
   return task_partition_graph(parts, edges);
 }
 
-PartitionChares partition_chares(const TaskTrace& t, const TaskPartitions& parts) {
-  // Counting sort of the events by partition, then one marker per chare
-  // keeps each chare once per partition.
+namespace {
+
+// The distinct keys (chares or PEs) of each partition's events, CSR, sorted.
+template <class KeyOfEvent>
+PartitionChares partition_keys(const TaskPartitions& parts, std::int32_t keys, KeyOfEvent key_of) {
+  // Events grouped by partition (counting sort), then one marker per key
+  // keeps each key once per partition.
   const auto n = static_cast<std::size_t>(parts.count);
-  std::vector<std::int32_t> first(n + 1, 0);
-  for (std::int32_t p : parts.of_event) ++first[static_cast<std::size_t>(p) + 1];
-  for (std::size_t p = 0; p < n; ++p) first[p + 1] += first[p];
-  std::vector<EventIndex> by_part(parts.of_event.size());
-  {
-    std::vector<std::int32_t> fill(first.begin(), first.end() - 1);
-    for (std::size_t e = 0; e < parts.of_event.size(); ++e)
-      by_part[static_cast<std::size_t>(fill[static_cast<std::size_t>(parts.of_event[e])]++)] = static_cast<EventIndex>(e);
-  }
+  const std::vector<EventIndex> by_part =
+      counting_sort(parts.of_event.size(), parts.count, [&](EventIndex e) { return parts.of_event[static_cast<std::size_t>(e)]; });
   PartitionChares pc;
   pc.first.assign(n + 1, 0);
-  std::vector<std::int32_t> mark(static_cast<std::size_t>(t.chare_count()), -1);
+  std::vector<std::int32_t> mark(static_cast<std::size_t>(keys), -1);
+  std::size_t k = 0;
   for (std::size_t p = 0; p < n; ++p) {
     const auto begin = pc.chare.size();
-    for (std::int32_t k = first[p]; k < first[p + 1]; ++k) {
-      const ChareIndex c = t.chare_of_event(by_part[static_cast<std::size_t>(k)]);
-      if (mark[static_cast<std::size_t>(c)] == static_cast<std::int32_t>(p)) continue;
-      mark[static_cast<std::size_t>(c)] = static_cast<std::int32_t>(p);
-      pc.chare.push_back(c);
+    for (; k < by_part.size() && parts.of_event[static_cast<std::size_t>(by_part[k])] == static_cast<std::int32_t>(p); ++k) {
+      const std::int32_t key = key_of(by_part[k]);
+      if (mark[static_cast<std::size_t>(key)] == static_cast<std::int32_t>(p)) continue;
+      mark[static_cast<std::size_t>(key)] = static_cast<std::int32_t>(p);
+      pc.chare.push_back(key);
     }
     std::sort(pc.chare.begin() + static_cast<std::ptrdiff_t>(begin), pc.chare.end());
     pc.first[p + 1] = static_cast<std::int32_t>(pc.chare.size());
   }
   return pc;
+}
+
+}  // namespace
+
+PartitionChares partition_chares(const TaskTrace& t, const TaskPartitions& parts) {
+  return partition_keys(parts, t.chare_count(), [&](EventIndex e) { return t.chare_of_event(e); });
+}
+
+PartitionChares partition_pes(const TaskTrace& t, const TaskPartitions& parts) {
+  return partition_keys(parts, t.pe_count, [&](EventIndex e) { return t.pe_of_event(e); });
 }
 
 LeapGroups group_by_leap(const std::vector<std::int32_t>& leap) {

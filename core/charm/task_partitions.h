@@ -84,6 +84,8 @@ struct PartitionChares {
   std::vector<ChareIndex> chare;
 };
 PartitionChares partition_chares(const TaskTrace& trace, const TaskPartitions& parts);
+// The same for the PEs of each partition (chare holds PE ids).
+PartitionChares partition_pes(const TaskTrace& trace, const TaskPartitions& parts);
 
 // Partitions grouped by leap (CSR): members of leap k are
 // members[first[k] .. first[k + 1]).
@@ -101,7 +103,9 @@ std::int32_t merge_by_leap(const TaskTrace& trace, TaskPartitions& parts, const 
 // §3.1.4 "Enforcing DAG properties", first part: partitions still sharing a
 // chare on one leap (an application and a runtime phase) are ordered by the
 // physical time of their initial sources, leap by leap, so that property (1)
-// holds. Returns the edges added.
+// holds: by their earliest sources on the chares both have sources on, else
+// ("no chare overlap between initial source events") on the PEs both have
+// sources on, else by their earliest sources anywhere. Returns the edges added.
 std::int32_t order_overlapping_phases(const TaskTrace& trace, TaskPartitions& parts, TaskEdges& edges);
 
 // §3.1.4 Algorithm 5: each phase gets an edge to the phase of the nearest
