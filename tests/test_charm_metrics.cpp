@@ -58,6 +58,17 @@ TEST(CharmMetrics, DelayedEntryHasTheLargestDifferentialDuration) {
   EXPECT_EQ(imb.pe_of_event[static_cast<std::size_t>(event_in(t, find_block(t, 0, "recvGhost", 3), 1))], 0);
   // Phase 1, the same runtime phase without the delay: 57 vs 54.
   EXPECT_EQ(imb.phase[1], 3);
+
+  // Per-chare and per-PE views. Every block has an event, so the sub-blocks
+  // of a PE add up to its busy time; chare 3's largest differential duration
+  // is the delayed contribute's 100.
+  std::vector<std::int32_t> pe(static_cast<std::size_t>(t.event_count())), chare(pe.size());
+  for (EventIndex e = 0; e < t.event_count(); ++e) {
+    pe[static_cast<std::size_t>(e)] = t.pe_of_event(e);
+    chare[static_cast<std::size_t>(e)] = t.chare_of_event(e);
+  }
+  EXPECT_EQ(aggregate_metric(sub, pe, t.pe_count).sum, pe_utilization(t).busy);
+  EXPECT_EQ(aggregate_metric(diff, chare, t.chare_count()).max[3], 100);
 }
 
 // Figure 13: a block [0, 10] with a sink at 0 and sources at 3 and 7: the

@@ -347,20 +347,22 @@ TEST(CharmReordering, SmallerClockFirst) {
 // --- Properties on a larger generated trace ---
 // 8x8 chares on 4 PEs, 6 iterations, one slow compute: no two events of one
 // chare share a global step (§3.1.4 properties (1) and (2)), and every sink is
-// stepped after its source (§3.2), with and without reordering.
+// stepped after its source (§3.2): reordered, in physical order, and without
+// the inference of Algorithms 3 and 4 (the DAG properties are still enforced).
 TEST(CharmProperties, ChareStepsDistinctAndSinksAfterSources) {
   JacobiShape shape{.nx = 8, .ny = 8, .pes = 4, .iterations = 6, .delay_chare = 13, .delay_iteration = 2,
                     .delay_ns = 500};
   const TaskTrace t = jacobi_task_trace(shape);
-  for (bool reorder : {true, false}) {
-    const TaskStructure s = analyze_task_structure(t, {.reorder = reorder, .infer_dependencies = true});
+  for (int variant = 0; variant < 3; ++variant) {
+    const bool reorder = variant != 1, infer = variant != 2;  // reordered, physical, reordered without Alg. 3/4
+    const TaskStructure s = analyze_task_structure(t, {.reorder = reorder, .infer_dependencies = infer});
     EXPECT_EQ(s.report.forced_orderings, 0);
     EXPECT_GE(s.phases.count, 2 * shape.iterations);
     std::map<std::pair<ChareIndex, std::int32_t>, EventIndex> seen;
     for (EventIndex e = 0; e < t.event_count(); ++e) {
       auto [it, fresh] = seen.emplace(std::make_pair(t.chare_of_event(e), s.global_step(e)), e);
       EXPECT_TRUE(fresh) << "chare " << t.chare_of_event(e) << " has events " << it->second << " and " << e
-                         << " at step " << s.global_step(e) << (reorder ? " (reordered)" : "");
+                         << " at step " << s.global_step(e) << " (variant " << variant << ")";
       const EventIndex src = t.event_partner[static_cast<std::size_t>(e)];
       if (t.is_sink(e) && src != kNone) {
         EXPECT_GT(s.global_step(e), s.global_step(src)) << "sink " << e;

@@ -175,6 +175,19 @@ std::vector<double> interval_percent_imbalance(const TaskTrace& t, const PeUtili
   return lambda;
 }
 
+MetricByKey aggregate_metric(const std::vector<TimeNs>& value, const std::vector<std::int32_t>& key,
+                             std::int32_t key_count) {
+  MetricByKey m;
+  m.sum.assign(static_cast<std::size_t>(key_count), 0);
+  m.max.assign(static_cast<std::size_t>(key_count), 0);
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const auto k = static_cast<std::size_t>(key[i]);
+    m.sum[k] += value[i];
+    m.max[k] = std::max(m.max[k], value[i]);
+  }
+  return m;
+}
+
 EntryStats entry_method_stats(const TaskTrace& t) {
   EntryStats s;
   const auto n = t.entry_name.size();

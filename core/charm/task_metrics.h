@@ -60,6 +60,14 @@ double percent_imbalance(const std::vector<TimeNs>& busy);
 // [lb_0, lb_1), ..., [lb_last, run_end]; busy time clipped to each interval.
 std::vector<double> interval_percent_imbalance(const TaskTrace& trace, const PeUtilization& util);
 
+// A per-event (or per-block) metric aggregated by a key of each item: its
+// chare, its PE or its step (the per-chare, per-PE and per-step views).
+struct MetricByKey {
+  std::vector<TimeNs> sum, max;
+};
+MetricByKey aggregate_metric(const std::vector<TimeNs>& value, const std::vector<std::int32_t>& key,
+                             std::int32_t key_count);
+
 struct EntryStats {
   std::vector<std::int64_t> count;
   std::vector<TimeNs> total, max;
