@@ -293,6 +293,24 @@ TEST(CharmAlgorithms, OverlappingApplicationAndRuntimePhasesOrderedBySharedChare
   EXPECT_FALSE(has_edge(g, a, r));
 }
 
+// The clocks and global steps of gray's executions invoked by blue and by
+// white (provisional ids of `b`), reordered and in physical order; both
+// analyses must find one phase.
+struct GraySteps {
+  std::pair<std::int32_t, std::int32_t> w, reordered, physical;  // (blue's, white's)
+};
+GraySteps gray_steps(TaskTraceBuilder& b, std::int32_t k_blue, std::int32_t k_white) {
+  const TaskTrace t = b.build();
+  const EventIndex eb = b.event_id(k_blue), ew = b.event_id(k_white);
+  const TaskStructure re = analyze_task_structure(t, {.reorder = true, .infer_dependencies = true});
+  const TaskStructure phys = analyze_task_structure(t, {.reorder = false, .infer_dependencies = true});
+  EXPECT_EQ(re.phases.count, 1);
+  EXPECT_EQ(phys.phases.count, 1);
+  return {{re.steps.w[static_cast<std::size_t>(eb)], re.steps.w[static_cast<std::size_t>(ew)]},
+          {re.global_step(eb), re.global_step(ew)},
+          {phys.global_step(eb), phys.global_step(ew)}};
+}
+
 // --- Reordering (§3.2.1, Figure 7) ---
 // Blue (chare 0) and white (chare 1) each invoke gray (chare 2) with their
 // first send (w = 0), so both gray executions have w = 1. White's arrives
@@ -308,14 +326,9 @@ TEST(CharmReordering, EqualClocksTieBreakByInvokingChare) {
   const auto from_white = b.source(b.block(white, 1, m, 0, 5), 1);
   const auto k_white = b.sink(b.block(gray, 2, m, 10, 12), from_white);
   const auto k_blue = b.sink(b.block(gray, 2, m, 20, 22), from_blue);
-  const TaskTrace t = b.build();
-  const TaskStructure re = analyze_task_structure(t, {.reorder = true, .infer_dependencies = true});
-  ASSERT_EQ(re.phases.count, 1);
-  EXPECT_EQ(re.global_step(b.event_id(k_blue)), 1);
-  EXPECT_EQ(re.global_step(b.event_id(k_white)), 2);
-  const TaskStructure phys = analyze_task_structure(t, {.reorder = false, .infer_dependencies = true});
-  EXPECT_EQ(phys.global_step(b.event_id(k_white)), 1);
-  EXPECT_EQ(phys.global_step(b.event_id(k_blue)), 2);
+  const GraySteps steps = gray_steps(b, k_blue, k_white);
+  EXPECT_EQ(steps.reordered, std::make_pair(1, 2));
+  EXPECT_EQ(steps.physical, std::make_pair(2, 1));
 }
 
 // A smaller clock wins over physical time: gray first runs an execution
@@ -332,16 +345,10 @@ TEST(CharmReordering, SmallerClockFirst) {
   const auto from_white = b.source(b.block(white, 1, m, 0, 5), 4);
   const auto k_blue = b.sink(b.block(gray, 2, m, 10, 12), second);
   const auto k_white = b.sink(b.block(gray, 2, m, 20, 22), from_white);
-  const TaskTrace t = b.build();
-  const TaskStructure re = analyze_task_structure(t, {.reorder = true, .infer_dependencies = true});
-  ASSERT_EQ(re.phases.count, 1);
-  EXPECT_EQ(re.steps.w[static_cast<std::size_t>(b.event_id(k_blue))], 2);
-  EXPECT_EQ(re.steps.w[static_cast<std::size_t>(b.event_id(k_white))], 1);
-  EXPECT_EQ(re.global_step(b.event_id(k_white)), 1);
-  EXPECT_EQ(re.global_step(b.event_id(k_blue)), 2);
-  const TaskStructure phys = analyze_task_structure(t, {.reorder = false, .infer_dependencies = true});
-  EXPECT_EQ(phys.global_step(b.event_id(k_blue)), 2);
-  EXPECT_EQ(phys.global_step(b.event_id(k_white)), 3);
+  const GraySteps steps = gray_steps(b, k_blue, k_white);
+  EXPECT_EQ(steps.w, std::make_pair(2, 1));
+  EXPECT_EQ(steps.reordered, std::make_pair(2, 1));
+  EXPECT_EQ(steps.physical, std::make_pair(2, 3));
 }
 
 // --- Properties on a larger generated trace ---
