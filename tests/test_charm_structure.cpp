@@ -19,6 +19,13 @@ using weft::charm::test::find_block;
 
 namespace {
 
+// §3.1.1 initial partitions followed by Algorithm 1.
+TaskPartitions after_dependency_merge(const TaskTrace& t, TaskEdges& edges) {
+  TaskPartitions parts = initial_partitions(t, index_task_trace(t), edges);
+  dependency_merge(t, parts, edges);
+  return parts;
+}
+
 bool has_edge(const structure::PartitionGraph& g, std::int32_t from, std::int32_t to) {
   auto s = g.successors(from);
   return std::find(s.begin(), s.end(), to) != s.end();
@@ -194,8 +201,7 @@ TEST(CharmAlgorithms, InferDependenciesFromPartitionSources) {
   b.sink(b.block(c2, 0, m, 25, 30), s2);
   const TaskTrace t = b.build();
   TaskEdges edges;
-  TaskPartitions parts = initial_partitions(t, index_task_trace(t), edges);
-  dependency_merge(t, parts, edges);
+  TaskPartitions parts = after_dependency_merge(t, edges);
   ASSERT_EQ(parts.count, 2);
   EXPECT_EQ(infer_dependencies(t, parts, edges), 1);
   const structure::PartitionGraph g = order_partitions(t, parts, edges);
@@ -219,8 +225,7 @@ TEST(CharmAlgorithms, MergeByLeapJoinsOverlappingPartitions) {
   b.sink(b.block(c0, 0, m, 12, 14), s2);
   const TaskTrace t = b.build();
   TaskEdges edges;
-  TaskPartitions parts = initial_partitions(t, index_task_trace(t), edges);
-  dependency_merge(t, parts, edges);
+  TaskPartitions parts = after_dependency_merge(t, edges);
   ASSERT_EQ(parts.count, 2);
   EXPECT_EQ(infer_dependencies(t, parts, edges), 0);
   EXPECT_EQ(merge_by_leap(t, parts, edges), 1);
@@ -280,8 +285,7 @@ TEST(CharmAlgorithms, OverlappingApplicationAndRuntimePhasesOrderedBySharedChare
   b.sink(b.block(w, 1, m, 55, 56), to_w);
   const TaskTrace t = b.build();
   TaskEdges edges;
-  TaskPartitions parts = initial_partitions(t, index_task_trace(t), edges);
-  dependency_merge(t, parts, edges);
+  TaskPartitions parts = after_dependency_merge(t, edges);
   ASSERT_EQ(parts.count, 2);
   EXPECT_EQ(order_overlapping_phases(t, parts, edges), 1);
   const structure::PartitionGraph g = order_partitions(t, parts, edges);
