@@ -13,6 +13,9 @@ void add_analysis_options(CLI::App* cmd, db::AnalysisSettings& s) {
                 "keep the partitions of the SCC merge (no leap merge)");
   cmd->add_flag("--leap-force", s.options.leap_force,
                 "merge partitions until every leap covers every communicating process");
+  cmd->add_flag("--reorder", s.options.reorder,
+                "reorder receives within each partition by their logical clocks (charm paper §3.2.1) "
+                "before assigning steps");
   cmd->add_option("--partition-function", s.partition_function,
                   "break partitions at each entry of this region (e.g. an iteration marker)");
 }

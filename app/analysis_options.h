@@ -7,7 +7,7 @@
 
 namespace weft::app {
 
-// Adds --no-isend-coalescing, --no-leap-merge, --leap-force, --partition-function.
+// Adds --no-isend-coalescing, --no-leap-merge, --leap-force, --reorder, --partition-function.
 void add_analysis_options(CLI::App* cmd, db::AnalysisSettings& settings);
 
 // Prints the analysis summary (one line) and any repairs it made (stderr).

@@ -8,6 +8,7 @@
 #include <initializer_list>
 
 #include "structure/analysis.h"
+#include "structure/message_passing_reorder.h"
 #include "structure/structure_check.h"
 
 using namespace weft;
@@ -288,4 +289,84 @@ TEST(Structure, LeapMergeAbsorbsChildrenUntilTheLeapCoversEveryProcess) {
   auto apart = analyze_structure(b.build(), no_leap);
   EXPECT_EQ(apart->report.partitions, 3);
   EXPECT_EQ(apart->global_step(r23), 11);  // same steps, offset by the DAG
+}
+
+// --- Reordering for message-passing models (charm-logical-structure.txt §3.2.1) ---
+
+// A merge tree on 4 processes: leaves p1 and p3 send to p0 and p2, then p2
+// forwards to p0. p1 is slow, so p0 receives p2's second-round message
+// before p1's first-round one. The leap merge joins the three messages into
+// one partition (leap 0 {p2,p3} absorbs {p0,p2}, then {p0,p1}).
+//  - Strides (no reordering): s1, s3 stride 1 (raw 0); r23 raw 1; s2 stride 2
+//    raw 2; r02 raw 3; r01 after r02 on p0: raw 4. Steps 2r+1: the first-round
+//    receives r23 and r01 land at 3 and 9.
+//  - Reordered: w(s1) = w(s3) = 0, w(r23) = 1, w(s2) = 1 + 1 = 2, w(r02) = 3,
+//    w(r01) = 1, so p0 takes r01 before r02: r01 raw 1 (after s1), r02
+//    raw max(1 + 1, 2 + 1) = 3. Both first-round receives at step 3.
+TEST(StructureReorder, MergeTreeReceivesAlignWhenReordered) {
+  TraceBuilder b(4);
+  OpIndex r02 = b.op(0, 0, 20, OpKind::Recv), r01 = b.op(0, 20, 60, OpKind::Recv);
+  OpIndex s1 = b.op(1, 50, 51, OpKind::Send);
+  OpIndex r23 = b.op(2, 0, 10, OpKind::Recv), s2 = b.op(2, 12, 14, OpKind::Send);
+  OpIndex s3 = b.op(3, 0, 1, OpKind::Send);
+  b.message(s1, r01);
+  b.message(s2, r02);
+  b.message(s3, r23);
+  auto plain = analyze_structure(b.build(), {});
+  ASSERT_EQ(plain->report.partitions, 1);
+  EXPECT_EQ(plain->global_step(s3), 1);
+  EXPECT_EQ(plain->global_step(r23), 3);
+  EXPECT_EQ(plain->global_step(s2), 5);
+  EXPECT_EQ(plain->global_step(r02), 7);
+  EXPECT_EQ(plain->global_step(r01), 9);
+
+  AnalysisOptions reorder;
+  reorder.reorder = true;
+  auto re = analyze_structure(b.build(), reorder);
+  ASSERT_EQ(re->report.partitions, 1);
+  EXPECT_EQ(re->report.forced_orderings, 0);
+  EXPECT_EQ(re->global_step(s1), 1);
+  EXPECT_EQ(re->global_step(s3), 1);
+  EXPECT_EQ(re->global_step(r23), 3);
+  EXPECT_EQ(re->global_step(r01), 3);
+  EXPECT_EQ(re->global_step(s2), 5);
+  EXPECT_EQ(re->global_step(r02), 7);
+}
+
+// Figure 9: sends keep their position, a receive recorded after a send moves
+// before it when its clock is smaller. p0 receives from p1 (w 1), sends to p3
+// (w = 1 + 1 = 2), then receives from p2 (w 1 < 2): reordered p0 runs
+// ra, rc, s0. Steps: ra raw 1, rc raw 2 (after ra), s0 raw 3, r3 raw 4.
+// Unreordered: ra raw 1, s0 raw 2 (stride 2), rc and r3 raw 3.
+TEST(StructureReorder, AReceiveAfterASendMovesBeforeItByClock) {
+  TraceBuilder b(4);
+  OpIndex ra = b.op(0, 0, 5, OpKind::Recv), s0 = b.op(0, 6, 7, OpKind::Send), rc = b.op(0, 8, 10, OpKind::Recv);
+  OpIndex s1 = b.op(1, 0, 1, OpKind::Send);
+  OpIndex s2 = b.op(2, 0, 1, OpKind::Send);
+  OpIndex r3 = b.op(3, 0, 12, OpKind::Recv);
+  b.message(s1, ra);
+  b.message(s0, r3);
+  b.message(s2, rc);
+  const CommTrace t = b.build();
+  auto plain = analyze_structure(t, {});
+  ASSERT_EQ(plain->report.partitions, 1);
+  EXPECT_EQ(plain->global_step(ra), 3);
+  EXPECT_EQ(plain->global_step(s0), 5);
+  EXPECT_EQ(plain->global_step(rc), 7);
+  EXPECT_EQ(plain->global_step(r3), 7);
+
+  AnalysisOptions reorder;
+  reorder.reorder = true;
+  auto re = analyze_structure(t, reorder);
+  ASSERT_EQ(re->report.partitions, 1);
+  EXPECT_EQ(re->global_step(ra), 3);
+  EXPECT_EQ(re->global_step(rc), 5);
+  EXPECT_EQ(re->global_step(s0), 7);
+  EXPECT_EQ(re->global_step(r3), 9);
+  // The clocks themselves (§3.2.1): w(send) = 1 + max w of the receives before it.
+  const std::vector<std::int32_t> w = message_passing_clocks(re->trace, re->parts, re->received);
+  EXPECT_EQ(w[static_cast<std::size_t>(ra)], 1);
+  EXPECT_EQ(w[static_cast<std::size_t>(s0)], 2);
+  EXPECT_EQ(w[static_cast<std::size_t>(rc)], 1);
+  EXPECT_EQ(w[static_cast<std::size_t>(r3)], 3);
 }

@@ -268,3 +268,28 @@ TEST(RealTraceStructure, EverySharedOtf2TraceAnalyzesAndPassesCheck) {
   }
   EXPECT_GE(analyzed, 1);
 }
+
+// --reorder (charm-logical-structure.txt §3.2.1) through import and analyze.
+// ring: sends have no receive before them in their partition (w 0, step raw
+// 0), each receive one after its send (raw 1): the strides' 4 steps per
+// iteration. stencil2d 3x3 (coalesced Isends): each op one step after its
+// process predecessor and a Waitall after its neighbors' Isends: Irecvs raw
+// 0..d-1, the Isend raw d, the Waitall raw 5 for the interior and edge ranks
+// (an interior neighbor's Isend at 4) and 4 for corners; 6 slots, +1 for the
+// Allreduce: 7 per iteration as with strides.
+TEST(SynthStructure, ReorderKeepsTheRingAndStencilSteps) {
+  auto ring = make_run("ring", 4, 3, "", "--reorder");
+  EXPECT_EQ(meta(*ring, "reorder"), 1);
+  EXPECT_EQ(meta(*ring, "partitions"), 3);
+  EXPECT_EQ(meta(*ring, "global_steps"), 4 * 3 + 1);
+  EXPECT_EQ(step_of(*ring, 3, "MPI_Send", 2), 9);
+  EXPECT_EQ(step_of(*ring, 1, "MPI_Recv", 2), 11);
+  expect_check_passes(*ring);
+
+  auto stencil = make_run("stencil2d", 9, 2, "", "--no-analyze");
+  auto a = run_command(kWeft + " analyze --reorder " + quoted(stencil->weft));
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  EXPECT_EQ(meta(*stencil, "reorder"), 1);
+  EXPECT_EQ(meta(*stencil, "global_steps"), 2 * 7 * 2 + 1);
+  expect_check_passes(*stencil);
+}

@@ -6,6 +6,7 @@
 
 #include "structure/isend_coalescing.h"
 #include "structure/mandatory_partitions.h"
+#include "structure/message_passing_reorder.h"
 
 namespace weft::structure {
 namespace {
@@ -84,16 +85,22 @@ std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
   r.received = index_received_messages(t);
   {
     std::vector<std::int32_t> coll_of = collective_of_ops(t);
-    StrideResult strides = assign_strides(t, r.parts, r.received, coll_of);
-    report.forced_orderings = strides.forced_orderings;
-    report.split_collectives = strides.split_collectives;
-    timer.mark("strides");
     // In a DAG each (partition, process) pair is one run of ops (partition_graph.h).
     PartitionRuns runs = collect_runs(t, r.parts);
     r.partition_processes.resize(static_cast<std::size_t>(r.parts.count));
     for (std::size_t p = 0; p < r.partition_processes.size(); ++p)
       r.partition_processes[p] = runs.first[p + 1] - runs.first[p];
-    LocalSteps local = assign_local_steps(t, r.parts, runs, r.received, strides);
+    LocalSteps local;
+    if (options.reorder) {
+      local = assign_reordered_local_steps(t, r.parts, runs, r.received, coll_of, &report.forced_orderings);
+      timer.mark("reordering");
+    } else {
+      StrideResult strides = assign_strides(t, r.parts, r.received, coll_of);
+      report.forced_orderings = strides.forced_orderings;
+      report.split_collectives = strides.split_collectives;
+      timer.mark("strides");
+      local = assign_local_steps(t, r.parts, runs, r.received, strides);
+    }
     r.raw_step = std::move(local.raw);
     r.partition_width = std::move(local.partition_width);
   }

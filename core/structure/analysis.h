@@ -21,6 +21,10 @@ struct AnalysisOptions {
   bool isend_coalescing = true;
   bool leap_merge = true;   // skipped for user partitions
   bool leap_force = false;  // --leap-force
+  // --reorder: local steps by the message-passing reordering of
+  // charm-logical-structure.txt §3.2.1 (message_passing_reorder.h) instead of
+  // strides.
+  bool reorder = false;
 };
 
 // What the analysis did, including every repair it made to bad input.

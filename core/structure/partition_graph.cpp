@@ -38,26 +38,34 @@ PartitionRuns collect_runs(const CommTrace& t, const Partitioning& parts) {
 }
 
 PartitionGraph build_partition_graph(const CommTrace& t, const Partitioning& parts) {
-  // The edges, one per pair of consecutive ops of a process in different
-  // partitions, are grouped by source with a counting sort, then each
-  // source's list is deduplicated (a marker per destination) and sorted: linear
-  // in the ops, where sorting all edges was not (the leap merge rebuilds the
-  // graph after every merge).
-  const auto n = static_cast<std::size_t>(parts.count);
-  const auto ops = static_cast<std::size_t>(t.op_count());
-  auto is_edge = [&](std::size_t i) {
-    return t.process[i] == t.process[i + 1] && parts.of_op[i] != parts.of_op[i + 1];
-  };
+  // One edge per pair of consecutive ops of a process in different partitions.
+  std::vector<std::int32_t> from, to;
+  for (std::size_t i = 0; i + 1 < parts.of_op.size(); ++i)
+    if (t.process[i] == t.process[i + 1] && parts.of_op[i] != parts.of_op[i + 1]) {
+      from.push_back(parts.of_op[i]);
+      to.push_back(parts.of_op[i + 1]);
+    }
+  return graph_from_edges(parts.count, from, to);
+}
+
+PartitionGraph graph_from_edges(std::int32_t count, std::span<const std::int32_t> from,
+                                std::span<const std::int32_t> to) {
+  // The edges are grouped by source with a counting sort, then each source's
+  // list is deduplicated (a marker per destination) and sorted: linear in the
+  // edges, where sorting all edges was not (the leap merges rebuild the graph
+  // after every merge).
+  const auto n = static_cast<std::size_t>(count);
+  auto is_edge = [&](std::size_t i) { return from[i] != to[i]; };
   PartitionGraph g;
   g.succ_first.assign(n + 1, 0);
-  for (std::size_t i = 0; i + 1 < ops; ++i)
-    if (is_edge(i)) ++g.succ_first[static_cast<std::size_t>(parts.of_op[i]) + 1];
+  for (std::size_t i = 0; i < from.size(); ++i)
+    if (is_edge(i)) ++g.succ_first[static_cast<std::size_t>(from[i]) + 1];
   for (std::size_t p = 0; p < n; ++p) g.succ_first[p + 1] += g.succ_first[p];
   g.succ.resize(static_cast<std::size_t>(g.succ_first[n]));
   {
     std::vector<std::int32_t> fill(g.succ_first.begin(), g.succ_first.end() - 1);
-    for (std::size_t i = 0; i + 1 < ops; ++i)
-      if (is_edge(i)) g.succ[static_cast<std::size_t>(fill[static_cast<std::size_t>(parts.of_op[i])]++)] = parts.of_op[i + 1];
+    for (std::size_t i = 0; i < from.size(); ++i)
+      if (is_edge(i)) g.succ[static_cast<std::size_t>(fill[static_cast<std::size_t>(from[i])]++)] = to[i];
   }
   std::vector<std::int32_t> seen_from(n, -1);
   std::int32_t kept = 0;
@@ -65,10 +73,10 @@ PartitionGraph build_partition_graph(const CommTrace& t, const Partitioning& par
     const std::int32_t begin = g.succ_first[p], end = g.succ_first[p + 1];
     g.succ_first[p] = kept;
     for (std::int32_t k = begin; k < end; ++k) {
-      std::int32_t to = g.succ[static_cast<std::size_t>(k)];
-      if (seen_from[static_cast<std::size_t>(to)] == static_cast<std::int32_t>(p)) continue;
-      seen_from[static_cast<std::size_t>(to)] = static_cast<std::int32_t>(p);
-      g.succ[static_cast<std::size_t>(kept++)] = to;
+      std::int32_t dest = g.succ[static_cast<std::size_t>(k)];
+      if (seen_from[static_cast<std::size_t>(dest)] == static_cast<std::int32_t>(p)) continue;
+      seen_from[static_cast<std::size_t>(dest)] = static_cast<std::int32_t>(p);
+      g.succ[static_cast<std::size_t>(kept++)] = dest;
     }
     std::sort(g.succ.begin() + g.succ_first[p], g.succ.begin() + kept);
   }
@@ -76,13 +84,13 @@ PartitionGraph build_partition_graph(const CommTrace& t, const Partitioning& par
   g.succ.resize(static_cast<std::size_t>(kept));
   // Predecessors: filled in order of the sources, so each list comes out sorted.
   g.pred_first.assign(n + 1, 0);
-  for (std::int32_t to : g.succ) ++g.pred_first[static_cast<std::size_t>(to) + 1];
+  for (std::int32_t dest : g.succ) ++g.pred_first[static_cast<std::size_t>(dest) + 1];
   for (std::size_t p = 0; p < n; ++p) g.pred_first[p + 1] += g.pred_first[p];
   g.pred.resize(g.succ.size());
   std::vector<std::int32_t> fill(g.pred_first.begin(), g.pred_first.end() - 1);
   for (std::size_t p = 0; p < n; ++p)
-    for (std::int32_t to : g.successors(static_cast<std::int32_t>(p)))
-      g.pred[static_cast<std::size_t>(fill[static_cast<std::size_t>(to)]++)] = static_cast<std::int32_t>(p);
+    for (std::int32_t dest : g.successors(static_cast<std::int32_t>(p)))
+      g.pred[static_cast<std::size_t>(fill[static_cast<std::size_t>(dest)]++)] = static_cast<std::int32_t>(p);
   return g;
 }
 
@@ -94,9 +102,8 @@ void relabel_partitions(Partitioning& parts, const std::vector<std::int32_t>& la
 
 // Tarjan's algorithm, iterative so that a path of a million partitions does
 // not overflow the stack.
-std::int32_t merge_strongly_connected(const CommTrace& t, Partitioning& parts) {
-  const PartitionGraph g = build_partition_graph(t, parts);
-  const std::int32_t n = parts.count;
+std::vector<std::int32_t> strongly_connected_components(const PartitionGraph& g, std::int32_t n,
+                                                        std::int32_t* count) {
   const auto un = static_cast<std::size_t>(n);
   std::vector<std::int32_t> index(un, -1), low(un, 0), component(un, -1), edge_pos(un, 0);
   std::vector<std::int32_t> stack, call;
@@ -140,9 +147,38 @@ std::int32_t merge_strongly_connected(const CommTrace& t, Partitioning& parts) {
       }
     }
   }
-  std::int32_t merged = n - components;
+  *count = components;
+  return component;
+}
+
+std::int32_t merge_strongly_connected(const CommTrace& t, Partitioning& parts) {
+  const PartitionGraph g = build_partition_graph(t, parts);
+  std::int32_t components = 0;
+  std::vector<std::int32_t> component = strongly_connected_components(g, parts.count, &components);
+  std::int32_t merged = parts.count - components;
   relabel_partitions(parts, component, components);
   return merged;
+}
+
+std::vector<std::int32_t> topological_labels(const PartitionGraph& g, std::span<const std::int64_t> key) {
+  const auto n = key.size();
+  std::vector<std::int32_t> indegree(n);
+  for (std::size_t p = 0; p < n; ++p) indegree[p] = g.pred_first[p + 1] - g.pred_first[p];
+  using Entry = std::pair<std::int64_t, std::int32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready;
+  for (std::size_t p = 0; p < n; ++p)
+    if (indegree[p] == 0) ready.push({key[p], static_cast<std::int32_t>(p)});
+  std::vector<std::int32_t> label(n, -1);
+  std::int32_t next = 0;
+  while (!ready.empty()) {
+    std::int32_t p = ready.top().second;
+    ready.pop();
+    label[static_cast<std::size_t>(p)] = next++;
+    for (std::int32_t s : g.successors(p))
+      if (--indegree[static_cast<std::size_t>(s)] == 0) ready.push({key[static_cast<std::size_t>(s)], s});
+  }
+  if (static_cast<std::size_t>(next) != n) throw Error("partition graph: cycle left after the SCC merge");
+  return label;
 }
 
 PartitionGraph order_partitions_topologically(const CommTrace& t, Partitioning& parts) {
@@ -153,25 +189,7 @@ PartitionGraph order_partitions_topologically(const CommTrace& t, Partitioning& 
     auto& s = first_start[static_cast<std::size_t>(parts.of_op[i])];
     s = std::min(s, t.start[i]);
   }
-  std::vector<std::int32_t> indegree(n);
-  for (std::size_t p = 0; p < n; ++p)
-    indegree[p] = g.pred_first[p + 1] - g.pred_first[p];
-  using Entry = std::pair<TimeNs, std::int32_t>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready;
-  for (std::size_t p = 0; p < n; ++p)
-    if (indegree[p] == 0) ready.push({first_start[p], static_cast<std::int32_t>(p)});
-  std::vector<std::int32_t> label(n, -1);
-  std::int32_t next = 0;
-  while (!ready.empty()) {
-    std::int32_t p = ready.top().second;
-    ready.pop();
-    label[static_cast<std::size_t>(p)] = next++;
-    for (std::int32_t s : g.successors(p))
-      if (--indegree[static_cast<std::size_t>(s)] == 0)
-        ready.push({first_start[static_cast<std::size_t>(s)], s});
-  }
-  if (next != parts.count) throw Error("partition graph: cycle left after the SCC merge");
-  relabel_partitions(parts, label, parts.count);
+  relabel_partitions(parts, topological_labels(g, first_start), parts.count);
   return build_partition_graph(t, parts);
 }
 

@@ -33,6 +33,21 @@ struct PartitionGraph {
 
 PartitionGraph build_partition_graph(const CommTrace& trace, const Partitioning& parts);
 
+// The graph over `n` nodes of the edges from[i] -> to[i]; self-loops are
+// dropped and duplicates kept once. Shared by the MPI partition graph and the
+// task-based one (core/charm/), whose edges come from messages instead.
+PartitionGraph graph_from_edges(std::int32_t n, std::span<const std::int32_t> from,
+                                std::span<const std::int32_t> to);
+
+// Strongly connected components (Tarjan, iterative): the component of each
+// node, numbered 0..*count-1 (sinks first).
+std::vector<std::int32_t> strongly_connected_components(const PartitionGraph& graph, std::int32_t n,
+                                                        std::int32_t* count);
+
+// A topological numbering of a DAG's nodes (node -> position), ties broken by
+// the smallest key; throws weft::Error when the graph has a cycle.
+std::vector<std::int32_t> topological_labels(const PartitionGraph& graph, std::span<const std::int64_t> key);
+
 // The (partition, process) pairs of a partitioning. In a DAG a partition's ops
 // on one process are contiguous (anything between them would form a cycle,
 // merged away), so each pair is one run [first_op, last_op] of that process.

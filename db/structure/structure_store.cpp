@@ -101,6 +101,7 @@ void write_meta_facts(Database& db, const structure::AnalysisReport& report,
   fact("isend_coalescing", settings.options.isend_coalescing ? "1" : "0");
   fact("leap_merge", settings.options.leap_merge ? "1" : "0");
   fact("leap_force", settings.options.leap_force ? "1" : "0");
+  fact("reorder", settings.options.reorder ? "1" : "0");
   fact("partition_function", settings.partition_function);
 }
 
