@@ -1,5 +1,6 @@
 #include "projections/chare_table.h"
 
+#include <algorithm>
 #include <array>
 
 namespace weft::db {
@@ -42,9 +43,29 @@ std::int64_t ChareTable::chare_of(std::int32_t chare_type, bool is_array, const 
   } else {
     key.idx[0] = pe;
   }
-  auto [it, inserted] = ids_.try_emplace(key, static_cast<std::int64_t>(rows_.size()));
-  if (inserted) rows_.push_back(row);
-  return it->second;
+  if ((rows_.size() + 1) * 2 > slots_.size()) grow();
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+    Slot& s = slots_[i];
+    if (s.id < 0) {
+      s = {key, static_cast<std::int64_t>(rows_.size())};
+      rows_.push_back(row);
+      return s.id;
+    }
+    if (s.key == key) return s.id;
+  }
+}
+
+void ChareTable::grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(std::max<std::size_t>(64, old.size() * 2), Slot{{0, {0, 0, 0, 0}}, -1});
+  const std::size_t mask = slots_.size() - 1;
+  for (const Slot& s : old) {
+    if (s.id < 0) continue;
+    std::size_t i = hash(s.key) & mask;
+    while (slots_[i].id >= 0) i = (i + 1) & mask;
+    slots_[i] = s;
+  }
 }
 
 }  // namespace weft::db

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace weft::db {
@@ -48,14 +47,19 @@ class ChareTable {
     std::array<std::int32_t, 4> idx;  // index, or (pe, -1, -1, -1) for non-array chares
     bool operator==(const Key&) const = default;
   };
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const {
-      std::uint64_t h = static_cast<std::uint32_t>(k.type) * 0x9E3779B97F4A7C15ull;
-      for (std::int32_t v : k.idx) h = (h ^ static_cast<std::uint32_t>(v)) * 0xff51afd7ed558ccdull;
-      return static_cast<std::size_t>(h ^ (h >> 29));
-    }
+  static std::uint64_t hash(const Key& k) {
+    std::uint64_t h = static_cast<std::uint32_t>(k.type) * 0x9E3779B97F4A7C15ull;
+    for (std::int32_t v : k.idx) h = (h ^ static_cast<std::uint32_t>(v)) * 0xff51afd7ed558ccdull;
+    return h ^ (h >> 29);
+  }
+  void grow();
+  // Open addressing with linear probing over (key, id) slots, id -1 = empty:
+  // one lookup per execution, so no node-based map and its cache misses.
+  struct Slot {
+    Key key;
+    std::int64_t id;
   };
-  std::unordered_map<Key, std::int64_t, KeyHash> ids_;
+  std::vector<Slot> slots_;
   std::vector<ChareRow> rows_;
 };
 

@@ -10,7 +10,7 @@
 namespace weft::db {
 namespace {
 
-constexpr std::size_t kChunk = 1 << 20;
+constexpr std::size_t kChunk = 256 << 10;
 constexpr std::size_t kMaxLine = 1 << 20;  // a record line longer than this is not Projections
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
@@ -49,14 +49,17 @@ int to_int(std::int64_t v) {
 
 }  // namespace
 
-LogReader::LogReader(const std::string& path, int papi_counters) : path_(path), papi_(papi_counters) {
+LogReader::LogReader(const std::string& path, int papi_counters) : LogReader(path, papi_counters, own_buffer_) {}
+
+LogReader::LogReader(const std::string& path, int papi_counters, std::vector<char>& buffer)
+    : path_(path), papi_(papi_counters), buffer_(buffer) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) throw Error(path, "missing PE log (the .sts names this PE)");
   if (!S_ISREG(st.st_mode)) throw Error(path, "not a regular file");
   file_ = gzopen(path.c_str(), "rb");
   if (!file_) throw Error(path, std::string("cannot open: ") + std::strerror(errno ? errno : ENOMEM));
   gzbuffer(file_, 256 * 1024);
-  buffer_.resize(kChunk + kMaxLine);
+  if (buffer_.size() < kChunk + kMaxLine) buffer_.resize(kChunk + kMaxLine);
 }
 
 LogReader::~LogReader() {

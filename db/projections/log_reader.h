@@ -94,6 +94,10 @@ class LogReader {
   // `papi_counters`: the perf counter fields after the CPU times (.sts
   // TOTAL_PAPI_EVENTS; 0 in ordinary builds).
   LogReader(const std::string& path, int papi_counters);
+  // Reads through `buffer` (grown on first use) instead of a buffer of its
+  // own: an importer reading thousands of PE logs reuses one, rather than
+  // paying for fresh zeroed pages per log.
+  LogReader(const std::string& path, int papi_counters, std::vector<char>& buffer);
   ~LogReader();
   LogReader(const LogReader&) = delete;
   LogReader& operator=(const LogReader&) = delete;
@@ -119,7 +123,8 @@ class LogReader {
   std::string path_;
   gzFile file_ = nullptr;
   int papi_ = 0;
-  std::vector<char> buffer_;
+  std::vector<char> own_buffer_;
+  std::vector<char>& buffer_;
   std::size_t begin_ = 0;  // unread bytes are buffer_[begin_, end_)
   std::size_t end_ = 0;
   bool eof_ = false;

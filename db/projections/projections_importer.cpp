@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/phase_timer.h"
 #include "common/region_kind.h"
 #include "projections/chare_table.h"
 #include "projections/log_reader.h"
@@ -169,7 +170,7 @@ class PeDecoder {
     exec_ = idle_ = -1;
     stack_.clear();
     last_ns_ = 0;
-    LogReader reader(path, 0);
+    LogReader reader(path, 0, read_buffer_);
     LogRecord r;
     while (reader.next(r)) {
       TimeNs t = r.time_us >= 0 ? r.time_us * kNsPerUs : last_ns_;
@@ -364,6 +365,7 @@ class PeDecoder {
   EventId first_event_ = 0;
   std::int64_t flushed_ = 0;
   std::vector<EventRecord> events_;
+  std::vector<char> read_buffer_;
   std::int64_t exec_ = -1;
   std::int64_t idle_ = -1;
   std::vector<Open> stack_;
@@ -441,6 +443,8 @@ MessageTotals write_messages(MessageBlockWriter& writer, const std::vector<Creat
   MessageTotals t;
   std::vector<MessageRecord> rows;
   std::int64_t id = 0;
+  std::size_t cursor = 0;
+  std::uint64_t cursor_key = 0;
   for (std::size_t pe = 0; pe + 1 < first_creation.size(); ++pe) {
     rows.clear();
     for (std::size_t c = first_creation[pe]; c < first_creation[pe + 1]; ++c) {
@@ -457,9 +461,18 @@ MessageTotals write_messages(MessageBlockWriter& writer, const std::vector<Creat
       bool matched = false;
       if (cr.event >= 0) {
         const std::uint64_t key = creation_key(static_cast<std::int64_t>(pe), cr.event);
-        auto it = std::lower_bound(receipts.begin(), receipts.end(), key,
-                                   [](const Receipt& r, std::uint64_t k) { return r.key < k; });
-        for (; it != receipts.end() && it->key == key; ++it) {
+        // Creations come in (PE, event number) order almost always, like the
+        // sorted receipts: walk forward from the last match, and search only
+        // when the key goes back or jumps far.
+        if (key < cursor_key || (cursor + 16 < receipts.size() && receipts[cursor + 16].key < key))
+          cursor = static_cast<std::size_t>(
+              std::lower_bound(receipts.begin(), receipts.end(), key,
+                               [](const Receipt& r, std::uint64_t k) { return r.key < k; }) -
+              receipts.begin());
+        while (cursor < receipts.size() && receipts[cursor].key < key) ++cursor;
+        cursor_key = key;
+        for (auto it = receipts.begin() + static_cast<std::ptrdiff_t>(cursor); it != receipts.end() && it->key == key;
+             ++it) {
           auto k = static_cast<std::size_t>(it - receipts.begin());
           if (taken[k]) continue;
           taken[k] = 1;
@@ -513,6 +526,7 @@ bool is_projections_path(const std::string& path) {
 
 ImportSummary import_projections(const ImportOptions& options) {
   auto started = std::chrono::steady_clock::now();
+  PhaseTimer timer("WEFT_IMPORT_TIMING");
   StsDefinitions sts = read_sts(options.trace_path);
   const auto pes = static_cast<std::size_t>(sts.pes);
   // Every PE log must be there before anything is written.
@@ -568,6 +582,7 @@ ImportSummary import_projections(const ImportOptions& options) {
       if (options.progress) options.progress(progress);
     }
     executions.flush();
+    timer.mark("decode PEs, event blocks, executions");
     write_processes(db, counts);
     regions.write(db);
     write_chare_tables(db, sts, chares);
@@ -575,6 +590,7 @@ ImportSummary import_projections(const ImportOptions& options) {
     MessageTotals mt = write_messages(message_writer, creations, first_creation, receipts);
     creations = {};
     receipts = {};
+    timer.mark("match and write messages");
     VirtualRankHistory history = virtual_rank_history(brackets);
     write_virtual_ranks(db, history);
 
@@ -624,13 +640,16 @@ ImportSummary import_projections(const ImportOptions& options) {
     meta.put("count_migrations", static_cast<std::uint64_t>(history.migrations.size()));
     tx.commit();
     db.set_user_version(kSchemaVersion);
+    timer.mark("commit");
     if (options.before_publish) {
       db.exec(kAnalysisCachePragma);
       options.before_publish(db);
+      timer.mark("before publish (summaries)");
     }
     db.exec("PRAGMA journal_mode=WAL");
   }
   output.commit();
+  timer.mark("close, rename");
   if (summary.unmatched_sends)
     summary.warnings.push_back(std::to_string(summary.unmatched_sends) +
                                " message creation(s) never executed, kept with NULLs on the receiving side");
