@@ -321,17 +321,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
     meta.put("count_unclosed_regions", summary.unclosed_regions);
     meta.put("count_unmatched_leaves", decoded.unmatched_leaves);
     meta.put("count_unknown_records", summary.unknown_records);
-    tx.commit();
-    db.set_user_version(kSchemaVersion);
-    timer.mark("commit");
-    if (options.before_publish) {
-      db.exec(kAnalysisCachePragma);
-      options.before_publish(db);
-      timer.mark("before publish (analysis)");
-    }
-    // Published in WAL mode, so that `weft analyze` never has to switch modes
-    // (which needs every reader gone) and readers never block it.
-    db.exec("PRAGMA journal_mode=WAL");
+    finish_bulk_load(db, tx, options.before_publish, timer);
   }
   output.commit();
   timer.mark("close, rename");

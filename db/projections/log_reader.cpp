@@ -47,6 +47,23 @@ int to_int(std::int64_t v) {
   return v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : static_cast<int>(v);
 }
 
+// "mtype ep time event pe msglen": the head of creation and processing records.
+void message_head(LogRecord& r, const std::int64_t* a) {
+  r.mtype = to_int(a[0]);
+  r.entry = to_int(a[1]);
+  r.time_us = a[2];
+  r.event = a[3];
+  r.pe = to_int(a[4]);
+  r.msglen = a[5];
+}
+
+// "time event pe" starting at a[0].
+void time_event_pe(LogRecord& r, const std::int64_t* a) {
+  r.time_us = a[0];
+  r.event = a[1];
+  r.pe = to_int(a[2]);
+}
+
 }  // namespace
 
 LogReader::LogReader(const std::string& path, int papi_counters) : LogReader(path, papi_counters, own_buffer_) {}
@@ -163,12 +180,7 @@ bool LogReader::decode(const char* p, const char* end, LogRecord& r) {
     case kCreationBcast:
     case kCreationMulticast: {
       need(r.type == kCreation ? 6 : 8, r.type == kCreation ? "CREATION" : "CREATION_BCAST/MULTICAST");
-      r.mtype = to_int(a[0]);
-      r.entry = to_int(a[1]);
-      r.time_us = a[2];
-      r.event = a[3];
-      r.pe = to_int(a[4]);
-      r.msglen = a[5];
+      message_head(r, a);
       if (r.type != kCreation) {
         r.dest_count = to_int(a[7]);
         if (r.dest_count < 0) fail("negative destination count");
@@ -180,12 +192,7 @@ bool LogReader::decode(const char* p, const char* end, LogRecord& r) {
     }
     case kBeginProcessing: {
       need(8, "BEGIN_PROCESSING");
-      r.mtype = to_int(a[0]);
-      r.entry = to_int(a[1]);
-      r.time_us = a[2];
-      r.event = a[3];
-      r.pe = to_int(a[4]);
-      r.msglen = a[5];
+      message_head(r, a);
       // fields: 7 fixed + index... + cpuStart + perf counters
       int idx = k - 7 - 1 - papi_;
       if (idx < 0) fail("truncated BEGIN_PROCESSING record");
@@ -199,20 +206,13 @@ bool LogReader::decode(const char* p, const char* end, LogRecord& r) {
     }
     case kEndProcessing:
       need(7, "END_PROCESSING");
-      r.mtype = to_int(a[0]);
-      r.entry = to_int(a[1]);
-      r.time_us = a[2];
-      r.event = a[3];
-      r.pe = to_int(a[4]);
-      r.msglen = a[5];
+      message_head(r, a);
       return true;
     case kEnqueue:
     case kDequeue:
       need(4, "ENQUEUE/DEQUEUE");
       r.mtype = to_int(a[0]);
-      r.time_us = a[1];
-      r.event = a[2];
-      r.pe = to_int(a[3]);
+      time_event_pe(r, a + 1);
       return true;
     case kBeginComputation:
     case kEndComputation:
@@ -224,16 +224,12 @@ bool LogReader::decode(const char* p, const char* end, LogRecord& r) {
     case kBeginInterrupt:
     case kEndInterrupt:
       need(3, "INTERRUPT");
-      r.time_us = a[0];
-      r.event = a[1];
-      r.pe = to_int(a[2]);
+      time_event_pe(r, a);
       return true;
     case kMessageRecv:
       need(5, "MESSAGE_RECV");
       r.mtype = to_int(a[0]);
-      r.time_us = a[1];
-      r.event = a[2];
-      r.pe = to_int(a[3]);
+      time_event_pe(r, a + 1);
       r.msglen = a[4];
       return true;
     case kUserEvent:
@@ -242,9 +238,7 @@ bool LogReader::decode(const char* p, const char* end, LogRecord& r) {
     case kUserEventPair:
       need(4, "USER_EVENT");
       r.entry = to_int(a[0]);
-      r.time_us = a[1];
-      r.event = a[2];
-      r.pe = to_int(a[3]);
+      time_event_pe(r, a + 1);
       if (k >= 5 && r.type != kUserEvent) r.nested_id = to_int(a[4]);
       return true;
     case kBeginIdle:

@@ -638,15 +638,7 @@ ImportSummary import_projections(const ImportOptions& options) {
     meta.put("count_header_mismatches", totals.header_mismatches);
     meta.put("count_virtual_ranks", static_cast<std::uint64_t>(history.vps));
     meta.put("count_migrations", static_cast<std::uint64_t>(history.migrations.size()));
-    tx.commit();
-    db.set_user_version(kSchemaVersion);
-    timer.mark("commit");
-    if (options.before_publish) {
-      db.exec(kAnalysisCachePragma);
-      options.before_publish(db);
-      timer.mark("before publish (summaries)");
-    }
-    db.exec("PRAGMA journal_mode=WAL");
+    finish_bulk_load(db, tx, options.before_publish, timer);
   }
   output.commit();
   timer.mark("close, rename");

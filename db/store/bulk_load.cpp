@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "store/schema.h"
+
 namespace weft::db {
 
 void apply_bulk_load_pragmas(Database& db, int cache_mib) {
@@ -17,6 +19,19 @@ std::string absolute_path(const std::string& path) {
   std::string result = resolved;
   free(resolved);
   return result;
+}
+
+void finish_bulk_load(Database& db, Transaction& tx, const std::function<void(Database&)>& before_publish,
+                      PhaseTimer& timer) {
+  tx.commit();
+  db.set_user_version(kSchemaVersion);
+  timer.mark("commit");
+  if (before_publish) {
+    db.exec(kAnalysisCachePragma);
+    before_publish(db);
+    timer.mark("before publish (analysis, summaries)");
+  }
+  db.exec("PRAGMA journal_mode=WAL");
 }
 
 }  // namespace weft::db

@@ -3,7 +3,10 @@
 // rows, the absolute source path. Shared by the OTF2 and Projections
 // importers so both publish the same kind of file.
 #include <cstdint>
+#include <functional>
 #include <string>
+
+#include "common/phase_timer.h"
 
 #include "store/sqlite.h"
 
@@ -23,6 +26,13 @@ void apply_bulk_load_pragmas(Database& db, int cache_mib);
 constexpr const char* kAnalysisCachePragma = "PRAGMA cache_size=-65536;";
 
 std::string absolute_path(const std::string& path);
+
+// Ends an import's load: commits `tx`, stamps the schema version, runs the
+// caller's `before_publish` work (the analysis) with the analysis cache, and
+// switches to WAL mode for publishing (so `weft analyze` never has to switch
+// modes, which needs every reader gone, and readers never block it).
+void finish_bulk_load(Database& db, Transaction& tx, const std::function<void(Database&)>& before_publish,
+                      PhaseTimer& timer);
 
 class MetaWriter {
  public:

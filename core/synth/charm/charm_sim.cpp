@@ -121,27 +121,27 @@ class Simulator {
                     {"contribute(CkReductionMsg* impl_msg)", kReductionMgrType},
                     {"RecvMsg(CkReductionMsg* impl_msg)", kReductionMgrType},
                     {"Main(CkArgMsg* impl_msg)", kMainType}};
-    switch (o_.pattern) {
-      case CharmPattern::Jacobi2d:
-        run_.chare_types.push_back({"Jacobi", 2});
-        run_.entries.push_back({"done(CkReductionMsg* impl_msg)", kMainType});
-        run_.entries.push_back({"begin_iteration()", kAppType});
-        run_.entries.push_back({"recvGhost(GhostMsg* impl_msg)", kAppType});
-        break;
-      case CharmPattern::ReductionTree:
-        run_.chare_types.push_back({"Worker", 1});
-        run_.entries.push_back({"iterationDone()", kMainType});
-        run_.entries.push_back({"start()", kAppType});
-        run_.entries.push_back({"recvPartial(PartialMsg* impl_msg)", kAppType});
-        break;
-      case CharmPattern::Ampi:
-        run_.chare_types.push_back({"ampi", 1});
-        run_.entries.push_back({"done()", kMainType});
-        run_.entries.push_back({"run()", kAppType});
-        run_.entries.push_back({"generic(AmpiMsg* impl_msg)", kAppType});
-        run_.user_events = {{kEventSend, "AMPI_Send"}, {kEventRecv, "AMPI_Recv"}, {kEventMigrate, "AMPI_Migrate"}};
-        break;
-    }
+    // The application array and the pattern's entries 6..8 (Main's last
+    // entry, the element's start and message entries).
+    struct Names {
+      const char* array;
+      int dimensions;
+      const char* main_done;
+      const char* start;
+      const char* message;
+    };
+    static constexpr Names kNames[] = {
+        {"Jacobi", 2, "done(CkReductionMsg* impl_msg)", "begin_iteration()", "recvGhost(GhostMsg* impl_msg)"},
+        {"Worker", 1, "iterationDone()", "start()", "recvPartial(PartialMsg* impl_msg)"},
+        {"ampi", 1, "done()", "run()", "generic(AmpiMsg* impl_msg)"},
+    };
+    const Names& n = kNames[static_cast<std::size_t>(o_.pattern)];
+    run_.chare_types.push_back({n.array, n.dimensions});
+    run_.entries.push_back({n.main_done, kMainType});
+    run_.entries.push_back({n.start, kAppType});
+    run_.entries.push_back({n.message, kAppType});
+    if (o_.pattern == CharmPattern::Ampi)
+      run_.user_events = {{kEventSend, "AMPI_Send"}, {kEventRecv, "AMPI_Recv"}, {kEventMigrate, "AMPI_Migrate"}};
   }
 
   void push(Message m) {
