@@ -172,3 +172,23 @@ TEST(ChareTable, RuntimeRule) {
 }
 
 }  // namespace
+
+namespace {
+
+// With TOTAL_PAPI_EVENTS 2, two counters follow the CPU time of processing
+// records; the index is what lies between.
+TEST(LogReader, PapiCountersAreNotMistakenForTheIndex) {
+  weft::test::TempDir dir("log-papi");
+  const fs::path p = dir.path / "p.0.log";
+  weft::test::write_bytes(p, "2 2 8 120 5 1 64 0 7 900 11 12\n2 2 8 130 6 1 64 0 1 2 3 4 910 11 12\n");
+  LogReader r(p.string(), 2);
+  LogRecord rec;
+  ASSERT_TRUE(r.next(rec));
+  EXPECT_EQ(rec.index_count, 1);
+  EXPECT_EQ(rec.index[0], 7);
+  ASSERT_TRUE(r.next(rec));
+  EXPECT_EQ(rec.index_count, 4);
+  EXPECT_EQ(rec.index[3], 4);
+}
+
+}  // namespace

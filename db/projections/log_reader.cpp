@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -162,8 +163,11 @@ bool LogReader::next(LogRecord& r) {
 }
 
 bool LogReader::decode(const char* p, const char* end, LogRecord& r) {
-  std::int64_t f[16];
-  int n = parse_ints(p, end, f, 16);
+  // 32 fields hold the longest fixed layout (BEGIN_PROCESSING: 8 + a 4-int
+  // index + CPU time) with up to kMaxPapiEvents counters; later fields (a
+  // multicast's destination list, note text) are not needed.
+  std::int64_t f[32];
+  int n = parse_ints(p, end, f, 32);
   if (n < 0) fail("number out of range");
   if (n == 0) fail("record does not start with a type number");
   r = LogRecord{};
@@ -184,7 +188,7 @@ bool LogReader::decode(const char* p, const char* end, LogRecord& r) {
       if (r.type != kCreation) {
         r.dest_count = to_int(a[7]);
         if (r.dest_count < 0) fail("negative destination count");
-        // The multicast's destination list continues past the 16 fields parsed
+        // The multicast's destination list may continue past the fields parsed
         // here; it is not needed (receivers are found by their event id).
         if (r.type == kCreationMulticast && k < 8 + std::min(r.dest_count, 7)) fail("truncated CREATION_MULTICAST record");
       }
@@ -196,10 +200,9 @@ bool LogReader::decode(const char* p, const char* end, LogRecord& r) {
       // fields: 7 fixed + index... + cpuStart + perf counters
       int idx = k - 7 - 1 - papi_;
       if (idx < 0) fail("truncated BEGIN_PROCESSING record");
-      if (idx > 4) {
-        // More fields than fit 16 parsed words only with PAPI counters; keep 4.
-        idx = 4;
-      }
+      // Charm++ array indices have up to 6 dimensions; the store keeps 4.
+      if (idx > 6) fail("BEGIN_PROCESSING record with more than 6 index fields");
+      idx = std::min(idx, 4);
       r.index_count = idx;
       for (int i = 0; i < idx; ++i) r.index[i] = to_int(a[7 + i]);
       return true;

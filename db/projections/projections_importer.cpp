@@ -170,7 +170,7 @@ class PeDecoder {
     exec_ = idle_ = -1;
     stack_.clear();
     last_ns_ = 0;
-    LogReader reader(path, 0, read_buffer_);
+    LogReader reader(path, sts_.papi_events, read_buffer_);
     LogRecord r;
     while (reader.next(r)) {
       TimeNs t = r.time_us >= 0 ? r.time_us * kNsPerUs : last_ns_;

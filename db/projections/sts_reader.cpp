@@ -79,6 +79,9 @@ class StsParser {
     } else if (key == "TOTAL_EVENTS") {
       need(w, 2);
       total_events_ = count(w[1], kMaxStsDefinitions, "TOTAL_EVENTS");
+    } else if (key == "TOTAL_PAPI_EVENTS") {
+      need(w, 2);
+      defs_.papi_events = static_cast<int>(count(w[1], kMaxPapiEvents, "TOTAL_PAPI_EVENTS"));
     } else if (key == "CHARE") {
       need(w, 3);
       if (!total_chares_) fail("CHARE before TOTAL_CHARES");

@@ -22,6 +22,7 @@ namespace weft::db {
 // hundred chares and entries; the PE count bounds the number of log files).
 constexpr std::int64_t kMaxProjectionsPes = 1 << 20;
 constexpr std::int64_t kMaxStsDefinitions = 1 << 20;
+constexpr std::int64_t kMaxPapiEvents = 16;  // the log parser reads at most 32 fields of a record
 
 struct StsChare {
   std::string name;
@@ -52,6 +53,7 @@ struct StsDefinitions {
   std::vector<std::int64_t> message_sizes;
   std::vector<StsUserEvent> user_events;  // EVENT lines, in file order
   std::vector<StsUserEvent> user_stats;   // STAT lines
+  int papi_events = 0;  // TOTAL_PAPI_EVENTS: perf counter fields after the CPU times of processing records
 
   // The index fields of a BEGIN_PROCESSING record for `entry`: the chare's
   // array dimensions, 4 (the object id) for non-array chares (11.0 writes
