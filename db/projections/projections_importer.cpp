@@ -77,8 +77,17 @@ class RegionTable {
     used_entries_.insert(entry);
     return entry;
   }
-  std::int64_t user_event_region(int id) { return keyed(user_, id, "user event "); }
-  std::int64_t function_region(int id) { return keyed(func_, id, "function "); }
+  std::int64_t user_event_region(int id) {
+    auto it = user_.find(id);
+    if (it != user_.end()) return it->second;
+    const std::string* name = sts_.user_event_name(id);
+    return user_[id] = add_extra(name ? *name : "user event " + std::to_string(id));
+  }
+  std::int64_t function_region(int id) {
+    auto it = func_.find(id);
+    if (it != func_.end()) return it->second;
+    return func_[id] = add_extra("function " + std::to_string(id));
+  }
   bool is_ampi(std::int64_t region) const {
     return region > idle_ && extra_[static_cast<std::size_t>(region - idle_ - 1)].paradigm == "ampi";
   }
@@ -102,26 +111,16 @@ class RegionTable {
   }
 
  private:
-  std::int64_t keyed(std::unordered_map<int, std::int64_t>& map, int id, const char* fallback) {
-    auto it = map.find(id);
-    if (it != map.end()) return it->second;
-    std::string name;
-    if (&map == &user_) {
-      const std::string* n = sts_.user_event_name(id);
-      name = n ? *n : fallback + std::to_string(id);
-    } else {
-      name = fallback + std::to_string(id);
-    }
+  // A user event or function region: AMPI functions (AMPI_* / MPI_*) get the
+  // MPI kinds (AMPI_Send → send, ...) by the rules OTF2's MPI regions follow;
+  // classify_region reads the MPI_ prefix.
+  std::int64_t add_extra(std::string name) {
     while (!name.empty() && name.back() == ' ') name.pop_back();
-    bool ampi = is_ampi_name(name);
-    // AMPI functions get the MPI kinds (AMPI_Send → send, ...) by the same
-    // rules as OTF2's MPI regions; classify_region reads the MPI_ prefix.
-    RegionKind kind = ampi ? classify_region(name.substr(0, 5) == "AMPI_" ? name.substr(1) : name, true)
-                           : RegionKind::Compute;
+    const bool ampi = is_ampi_name(name);
+    const RegionKind kind =
+        ampi ? classify_region(name.substr(0, 5) == "AMPI_" ? name.substr(1) : name, true) : RegionKind::Compute;
     extra_.push_back({name, ampi ? "ampi" : "charm", ampi ? "function" : "user", kind});
-    std::int64_t region = idle_ + static_cast<std::int64_t>(extra_.size());
-    map.emplace(id, region);
-    return region;
+    return idle_ + static_cast<std::int64_t>(extra_.size());
   }
 
   const StsDefinitions& sts_;
@@ -173,8 +172,10 @@ class PeDecoder {
     LogReader reader(path, sts_.papi_events, read_buffer_);
     LogRecord r;
     while (reader.next(r)) {
-      TimeNs t = r.time_us >= 0 ? r.time_us * kNsPerUs : last_ns_;
-      if (r.time_us > (INT64_MAX / kNsPerUs)) throw Error(path, "line " + std::to_string(reader.line()) + ": time out of range");
+      if (r.time_us > INT64_MAX / kNsPerUs)
+        throw Error(path, "line " + std::to_string(reader.line()) + ": time out of range");
+      // Records without a time (or a negative one) take the PE's latest time.
+      const TimeNs t = r.time_us >= 0 ? r.time_us * kNsPerUs : last_ns_;
       last_ns_ = std::max(last_ns_, t);
       switch (r.type) {
         case kCreation:
