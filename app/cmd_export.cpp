@@ -1,4 +1,4 @@
-// `weft export RUN.weft --what steps|messages --format csv|json [-o FILE]`:
+// `weft export RUN.weft --what steps|messages|migrations --format csv|json [-o FILE]`:
 // the logical structure or the matched messages as a table. With -o the file
 // appears complete or not at all (written beside it, renamed at the end).
 #include <cerrno>
@@ -12,6 +12,7 @@
 #include "app/table_writer.h"
 #include "common/error.h"
 #include "store/atomic_output.h"
+#include "store/meta.h"
 #include "store/record_scan.h"
 #include "store/schema.h"
 #include "structure/comm_trace.h"
@@ -86,6 +87,17 @@ void export_messages(db::Database& db, TableWriter& w) {
   });
 }
 
+// AMPI rank migrations of a Projections run (docs/schema.md, "migrations").
+void export_migrations(db::Database& db, TableWriter& w) {
+  if (!db::has_table(db, "migrations"))
+    throw Error(db.path(), "no migrations table (only Projections runs have one)");
+  db::Statement s = db.prepare("SELECT vp, from_pe, to_pe, time_ns FROM migrations ORDER BY time_ns, vp");
+  while (s.step()) {
+    for (int c = 0; c < 4; ++c) w.integer(s.column_int(c));
+    w.end_row();
+  }
+}
+
 const std::vector<std::string> kStepColumns = {
     "event_id", "process", "function", "kind", "start_ns", "end_ns", "partition", "step",
     "collective_id", "message_id", "lateness_ns", "global_lateness_ns", "diff_lateness_ns"};
@@ -103,8 +115,12 @@ void write_export(db::Database& db, const ExportArgs& args, std::FILE* out) {
     TableWriter w(out, format, kMessageColumns);
     export_messages(db, w);
     w.finish();
+  } else if (args.what == "migrations") {
+    TableWriter w(out, format, {"vp", "from_pe", "to_pe", "time_ns"});
+    export_migrations(db, w);
+    w.finish();
   } else {
-    throw Error("export: unknown --what '" + args.what + "' (steps or messages)");
+    throw Error("export: unknown --what '" + args.what + "' (steps, messages or migrations)");
   }
 }
 
@@ -144,8 +160,9 @@ void add_export_command(CLI::App& app) {
   auto args = std::make_shared<ExportArgs>();
   CLI::App* cmd = app.add_subcommand("export", "Export the logical structure or the messages as CSV or JSON");
   cmd->add_option("run", args->run, "run database (RUN.weft)")->required();
-  cmd->add_option("--what", args->what, "steps (one row per communication event) or messages")
-      ->check(CLI::IsMember({"steps", "messages"}));
+  cmd->add_option("--what", args->what,
+                  "steps (one row per communication event), messages, or migrations (AMPI, Projections runs)")
+      ->check(CLI::IsMember({"steps", "messages", "migrations"}));
   cmd->add_option("--format", args->format, "csv or json")->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("-o,--output", args->output, "output file (default: standard output)");
   add_cache_option(cmd, args->resources);

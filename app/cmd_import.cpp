@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "otf2/otf2_decode_only.h"
 #include "otf2/otf2_importer.h"
+#include "projections/projections_importer.h"
 #include "summary/view_summaries.h"
 
 namespace weft::app {
@@ -31,6 +32,7 @@ struct ImportArgs {
 };
 
 void run_decode_only(const ImportArgs& args) {
+  if (db::is_projections_path(args.trace)) throw Error(args.trace, "--decode-only reads OTF2 archives only");
   db::DecodeOnlyResult r = db::decode_only_otf2(args.trace);
   std::printf("records=%llu seconds=%.6f\n", static_cast<unsigned long long>(r.records), r.seconds);
 }
@@ -54,13 +56,21 @@ void run_import(const ImportArgs& args) {
                              std::to_string(p.locations_total) + " locations");
   };
   structure::AnalysisReport report;
-  if (!args.no_analyze)
+  const bool projections = db::is_projections_path(args.trace);
+  if (!args.no_analyze && !projections)
     options.before_publish = [&](db::Database& db) {
       bar.update(1.0, "analyzing structure");
       report = db::analyze_run(db, args.analysis);
       db::write_view_summaries(db);
     };
-  db::ImportSummary s = db::import_otf2(options);
+  // The MPI logical structure does not apply to Charm++ executions: a
+  // Projections run gets the physical summaries only.
+  if (!args.no_analyze && projections)
+    options.before_publish = [&](db::Database& db) {
+      bar.update(1.0, "summaries");
+      db::write_view_summaries(db);
+    };
+  db::ImportSummary s = projections ? db::import_projections(options) : db::import_otf2(options);
   bar.finish();
   for (const std::string& w : s.warnings) std::fprintf(stderr, "weft: warning: %s\n", escape_control_chars(w).c_str());
   if (!args.quiet)
@@ -71,15 +81,21 @@ void run_import(const ImportArgs& args) {
                 static_cast<unsigned long long>(s.records),
                 static_cast<unsigned long long>(s.messages),
                 static_cast<unsigned long long>(s.collectives), s.seconds);
-  if (!args.no_analyze && !args.quiet) print_analysis_report(args.output, report);
+  if (!args.no_analyze && !args.quiet) {
+    if (projections)
+      std::printf("note: the MPI logical structure analysis does not apply to Projections runs; skipped "
+                  "(physical timeline summaries written)\n");
+    else
+      print_analysis_report(args.output, report);
+  }
 }
 
 }  // namespace
 
 void add_import_command(CLI::App& app) {
   auto args = std::make_shared<ImportArgs>();
-  CLI::App* cmd = app.add_subcommand("import", "Import an OTF2 trace into a .weft run database");
-  cmd->add_option("trace", args->trace, "OTF2 anchor file (traces.otf2)")->required();
+  CLI::App* cmd = app.add_subcommand("import", "Import an OTF2 trace or a Charm++ Projections run into a .weft run database");
+  cmd->add_option("trace", args->trace, "OTF2 anchor file (traces.otf2) or Projections definitions (PROG.sts)")->required();
   cmd->add_option("-o,--output", args->output, "output run database (RUN.weft)");
   cmd->add_flag("-f,--force", args->force, "replace an existing output (once the new one is complete)");
   cmd->add_flag("-q,--quiet", args->quiet, "no progress bar and no summary line");

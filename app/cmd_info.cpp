@@ -45,8 +45,19 @@ void print_info(const std::string& path) {
   line("weft version", info.meta_or("weft_version", "?"));
   line("processes", num(info.processes));
   line("events", num(info.events));
-  line("OTF2 records", num(info.records) + " (" + num(info.meta_int("count_unknown_records")) +
-                           " not used)");
+  const bool projections = info.meta_or("source_format", "") == "projections";
+  line(projections ? "log records" : "OTF2 records",
+       num(info.records) + " (" + num(info.meta_int("count_unknown_records")) + (projections ? " unknown)" : " not used)"));
+  if (projections) {
+    // The Charm++ tables (docs/schema.md, "Charm++ runs").
+    line("PEs", num(info.meta_int("count_pes")));
+    line("chares", num(info.meta_int("count_chares")));
+    line("executions", num(info.meta_int("count_executions")) + " (" + num(info.meta_int("count_idle")) +
+                           " idle intervals, " + num(info.meta_int("count_user_brackets")) + " user brackets)");
+    if (info.meta_int("count_virtual_ranks"))
+      line("AMPI ranks", num(info.meta_int("count_virtual_ranks")) + " (" + num(info.meta_int("count_migrations")) +
+                             " migrations)");
+  }
   std::int64_t matched = info.messages - info.unmatched_sends - info.unmatched_recvs;
   line("messages", num(info.messages) + " (" + num(matched) + " matched, " +
                        num(info.unmatched_sends) + " unmatched sends, " +

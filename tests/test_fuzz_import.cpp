@@ -8,10 +8,10 @@
 //   make test   a brief loop (WEFT_FUZZ_ITERATIONS unset: 60 per target)
 //   make fuzz   FUZZ_ITERATIONS=3000 FUZZ_SEED=1 by default
 //
-// A target is one importer: its seed inputs and its command line. Adding the
-// Projections (Charm++) parser means adding a FuzzTarget whose seeds come from
-// its synthetic writer and whose command is `weft import RUN.sts`; the loop
-// and the contract stay as they are.
+// A target is one importer: its seed inputs and its command line. The
+// Projections target's seeds come from its synthetic writer, with the PE logs
+// as plain text (so mutations reach the record parser, not zlib's CRC check)
+// or gzip'd; its command is `weft import RUN.sts`.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -20,6 +20,7 @@
 
 #include "corruption_support.h"
 #include "import_test_support.h"
+#include "projections_test_support.h"
 
 namespace {
 
@@ -73,7 +74,33 @@ FuzzTarget otf2_target() {
   return t;
 }
 
-std::vector<FuzzTarget> all_targets() { return {otf2_target()}; }
+SeedInput projections_seed(const fs::path& dir, const std::string& pattern, std::vector<std::string> args,
+                           bool plain) {
+  weft::test::synth_projections(dir, pattern, args);
+  if (plain) weft::test::gunzip_logs(dir);
+  return {dir, weft::test::files_under(dir)};
+}
+
+FuzzTarget projections_target() {
+  FuzzTarget t;
+  t.name = "projections";
+  t.make_seeds = [](const fs::path& work) {
+    return std::vector<SeedInput>{
+        projections_seed(work / "jacobi", "jacobi2d", {"-n", "2", "-i", "2", "--chares-per-pe", "2"}, true),
+        projections_seed(work / "ampi", "ampi", {"-n", "2", "-i", "3", "--vps", "4", "--migrate", "1:1@1"}, true),
+        projections_seed(work / "tree-gz", "reduction-tree", {"-n", "3", "-i", "2"}, false),
+    };
+  };
+  t.command = [](const fs::path& input, const fs::path& output) {
+    fs::path sts;
+    for (const auto& e : fs::directory_iterator(input))
+      if (e.path().extension() == ".sts") sts = e.path();
+    return std::vector<std::string>{kWeft, "import", "--quiet", sts.string(), "-o", output.string()};
+  };
+  return t;
+}
+
+std::vector<FuzzTarget> all_targets() { return {otf2_target(), projections_target()}; }
 
 std::uint64_t env_number(const char* name, std::uint64_t fallback) {
   const char* v = std::getenv(name);

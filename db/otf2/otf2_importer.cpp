@@ -25,29 +25,13 @@
 #include "store/batch_insert.h"
 #include "store/block_codec.h"
 #include "store/block_writer.h"
+#include "store/bulk_load.h"
 #include "store/event_buckets.h"
 #include "store/schema.h"
 #include "store/sqlite.h"
 
 namespace weft::db {
 namespace {
-
-// The database is private to this process until the rename, so durability
-// and journaling buy nothing: a failed import deletes the file anyway.
-//
-// The page cache is small on purpose: the block inserts touch only the last
-// leaf of each (table, bucket) run and the interior pages, and a big cache
-// made the import slower (at 4,096 processes 64 MiB cost ~20% more CPU than
-// 4-8 MiB: first-touch faults of the cache memory, longer dirty-page lists
-// to walk at each spill; README "Limits"). The analysis that may follow on
-// this connection gets its bigger cache back (kAnalysisCachePragma).
-// `--cache-mib` overrides it.
-void apply_bulk_load_pragmas(Database& db, int cache_mib) {
-  const std::string kib = std::to_string(-std::int64_t{1024} * cache_mib);
-  db.exec(
-      "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
-      "PRAGMA cache_size=" + kib + "; PRAGMA temp.cache_size=-65536;");
-}
 
 // The record count a location's definition claims is untrusted input: it
 // sizes reservations and the progress bar, so it is capped by what the event
@@ -60,30 +44,6 @@ std::uint64_t plausible_record_count(const Otf2Archive& archive, const ProcessIn
   if (stat(evt.c_str(), &st) != 0 || st.st_size < 0) return 0;
   return std::min<std::uint64_t>(info.expected_records, static_cast<std::uint64_t>(st.st_size));
 }
-constexpr const char* kAnalysisCachePragma = "PRAGMA cache_size=-65536;";
-
-std::string absolute_path(const std::string& path) {
-  char* resolved = realpath(path.c_str(), nullptr);
-  if (!resolved) return path;
-  std::string result = resolved;
-  free(resolved);
-  return result;
-}
-
-class MetaWriter {
- public:
-  explicit MetaWriter(Database& db) : insert_(db.prepare("INSERT OR REPLACE INTO meta VALUES (?, ?)")) {}
-  void put(const char* key, const std::string& value) {
-    insert_.bind(1, std::string_view(key));
-    insert_.bind(2, std::string_view(value));
-    insert_.run();
-  }
-  void put(const char* key, std::int64_t value) { put(key, std::to_string(value)); }
-  void put(const char* key, std::uint64_t value) { put(key, std::to_string(value)); }
-
- private:
-  Statement insert_;
-};
 
 void write_regions(Database& db, const Otf2Definitions& defs) {
   Statement insert = db.prepare("INSERT OR REPLACE INTO regions VALUES (?, ?, ?, ?, ?)");
@@ -361,17 +321,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
     meta.put("count_unclosed_regions", summary.unclosed_regions);
     meta.put("count_unmatched_leaves", decoded.unmatched_leaves);
     meta.put("count_unknown_records", summary.unknown_records);
-    tx.commit();
-    db.set_user_version(kSchemaVersion);
-    timer.mark("commit");
-    if (options.before_publish) {
-      db.exec(kAnalysisCachePragma);
-      options.before_publish(db);
-      timer.mark("before publish (analysis)");
-    }
-    // Published in WAL mode, so that `weft analyze` never has to switch modes
-    // (which needs every reader gone) and readers never block it.
-    db.exec("PRAGMA journal_mode=WAL");
+    finish_bulk_load(db, tx, options.before_publish, timer);
   }
   output.commit();
   timer.mark("close, rename");

@@ -38,6 +38,22 @@ CREATE TABLE collective_member_blocks(
 )sql");
 }
 
+void create_projections_tables(Database& db) {
+  db.exec(R"sql(
+CREATE TABLE chare_types(chare_type INTEGER PRIMARY KEY, name TEXT NOT NULL, dimensions INTEGER NOT NULL);
+CREATE TABLE chares(
+  chare INTEGER PRIMARY KEY, chare_type INTEGER NOT NULL, array_id INTEGER NOT NULL,
+  idx0 INTEGER, idx1 INTEGER, idx2 INTEGER, idx3 INTEGER, name TEXT NOT NULL,
+  runtime INTEGER NOT NULL, home_pe INTEGER NOT NULL);
+CREATE TABLE executions(
+  event INTEGER PRIMARY KEY, chare INTEGER NOT NULL, entry_region INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE virtual_ranks(
+  vp INTEGER NOT NULL, pe INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL);
+CREATE TABLE migrations(
+  vp INTEGER NOT NULL, from_pe INTEGER NOT NULL, to_pe INTEGER NOT NULL, time_ns INTEGER NOT NULL);
+)sql");
+}
+
 void create_indexes(Database& db) {
   db.exec(R"sql(
 CREATE INDEX processes_by_first_event ON processes(first_event);

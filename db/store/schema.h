@@ -14,6 +14,10 @@ constexpr int kSchemaVersion = 2;
 
 // Creates every table of the schema, without the secondary indexes.
 void create_tables(Database& db);
+// The tables of a Charm++ Projections run (docs/schema.md, "Charm++ runs"):
+// chare_types, chares, executions, virtual_ranks, migrations. Additive: an
+// OTF2 run does not have them, and the schema version stays the same.
+void create_projections_tables(Database& db);
 // The secondary indexes. They slow a load of one row per event several times
 // (../shared/DESIGN.md), but the block tables get one row per ~100 events,
 // in process order, so their (process, first_id) indexes grow by appends:
