@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/charm_views.h"
 #include "app/commands.h"
 #include "app/headless_frame.h"
 #include "app/headless_options.h"
@@ -29,6 +30,7 @@
 #include "framebuffer.h"
 #include "headless_context.h"
 #include "png_writer.h"
+#include "projections/virtual_rank_query.h"
 #include "store/window_query.h"
 #include "structure/logical_window.h"
 #include "structure/time_metrics.h"
@@ -106,6 +108,12 @@ void render_physical(const RenderOptions& options, db::WindowQuery& query, const
   render::TimelineRenderer renderer;
   TimelinePanel panel(info, TimelineAxis::Time, static_cast<double>(info.meta.trace_end_ns));
   panel.set_title(physical_title(info));
+  // A Projections run: busy % in the row labels, λ in the title (summary/pe_usage.h).
+  const std::optional<PeViewSummary> pe_summary = read_pe_view_summary(query.database(), info);
+  if (pe_summary) {
+    panel.set_title(pe_view_title(info, *pe_summary));
+    panel.set_row_labels(pe_summary->row_labels);
+  }
   panel.set_viewport(viewport);
   auto data = std::make_unique<LoadedWindow>();
   std::optional<db::ActivityLod> lod;
@@ -119,8 +127,41 @@ void render_physical(const RenderOptions& options, db::WindowQuery& query, const
   renderer.upload(data->geometry);
   DrawnView drawn =
       draw_physical_timeline(panel, renderer, info, data.get(), frame.area(), size.width, size.height, false);
+  if (pe_summary)
+    draw_migration_ribbons(drawn.view, db::read_migrations(query.database(), static_cast<TimeNs>(viewport.t0_ns),
+                                                           static_cast<TimeNs>(std::ceil(viewport.t1_ns))));
   if (auto s = requested_selection(options, data.get(), nullptr))
     draw_selection(*s, drawn.view, false, db::PartitionSpans{}, *request.filter);
+  frame.finish(options.out);
+}
+
+// AMPI virtual ranks over time, tinted by PE (charm_views.h).
+void render_vps(const RenderOptions& options, db::WindowQuery& query, const TraceInfo& info, Size size) {
+  if (!options.steps.empty()) throw Error("--steps: the vps view is in time; use --time");
+  VirtualRankLanes lanes(query.database(), info);  // throws for a run without virtual ranks
+  TimelineViewport viewport = time_viewport(options, info);
+  auto [first, last] = parse_index_range("--procs", options.procs, lanes.ranks());
+  viewport.row0 = static_cast<double>(first);
+  viewport.row1 = static_cast<double>(last) + 1.0;
+  HeadlessFrame frame(size);
+  lanes.panel().set_viewport(viewport);
+  frame.begin();
+  lanes.draw(frame.area(), size.width, size.height, false);
+  frame.finish(options.out);
+}
+
+// Per-PE stacked time per entry method, idle and overhead (charm_views.h).
+void render_profile(const RenderOptions& options, db::WindowQuery& query, const TraceInfo& info, Size size) {
+  if (!options.time.empty() || !options.steps.empty() || !options.procs.empty())
+    throw Error("--time/--steps/--procs: the usage profile always covers the whole run");
+  db::Database& db = query.database();
+  if (!db::is_projections_run(db))
+    throw Error(db.path(), "the usage profile needs a Charm++ Projections run (weft import PROG.sts)");
+  const db::PeUtilizationTable util = db::read_pe_utilization(db);
+  const db::UsageProfile profile = db::read_usage_profile(db);
+  HeadlessFrame frame(size);
+  frame.begin();
+  draw_usage_profile(frame.area(), info, profile, util);
   frame.finish(options.out);
 }
 
@@ -223,8 +264,9 @@ void render_particles(const RenderOptions& options, db::WindowQuery& query, cons
 void render_view(const RenderOptions& options) {
   const Size size = parse_size(options.size);
   if (options.view != "physical" && options.view != "logical" && options.view != "overview" &&
-      options.view != "particles")
-    throw Error("--view: unknown view '" + options.view + "' (physical, logical, overview or particles)");
+      options.view != "particles" && options.view != "vps" && options.view != "profile")
+    throw Error("--view: unknown view '" + options.view +
+                "' (physical, logical, overview, particles, vps or profile)");
   if (options.view != "particles" && !options.at.empty())
     throw Error("--at: only the particle view has a current time; use --time or --steps");
   // The database first: a wrong path should not be reported as an EGL problem.
@@ -236,6 +278,10 @@ void render_view(const RenderOptions& options) {
     render_overview(options, query, info, size);
   else if (options.view == "particles")
     render_particles(options, query, info, size);
+  else if (options.view == "vps")
+    render_vps(options, query, info, size);
+  else if (options.view == "profile")
+    render_profile(options, query, info, size);
   else
     render_physical(options, query, info, size);
 }
@@ -247,14 +293,14 @@ void add_render_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "render", "Render one frame of a view to a PNG, with no display (EGL surfaceless)");
   cmd->add_option("database", options->database, "a .weft file")->required();
-  cmd->add_option("--view", options->view, "which view: physical, logical, overview or particles")->capture_default_str();
+  cmd->add_option("--view", options->view, "which view: physical, logical, overview, particles, vps (AMPI virtual ranks) or profile (Charm++ usage profile)")->capture_default_str();
   cmd->add_option("--out,-o", options->out, "PNG file to write")->required();
   cmd->add_option("--size", options->size, "image size WIDTHxHEIGHT")->capture_default_str();
   cmd->add_option("--time", options->time,
                   "physical view: time span A:B, each ns from trace start, a time with a unit "
                   "(250us, 1.5ms, 2s) or a share of the run (40%)");
   cmd->add_option("--steps", options->steps, "logical view: global steps A:B (inclusive)");
-  cmd->add_option("--procs", options->procs, "processes shown: A:B (inclusive) or A");
+  cmd->add_option("--procs", options->procs, "processes shown (vps: virtual ranks): A:B (inclusive) or A");
   cmd->add_option("--color", options->color,
                   "logical view: lateness, dlateness, glateness, duration or function")
       ->capture_default_str();

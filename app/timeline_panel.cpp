@@ -82,7 +82,7 @@ void TimelinePanel::clamp_viewport() {
 void TimelinePanel::measure_labels() {
   // Measured once: a trace with 16K processes must not measure 16K names a frame.
   name_width_ = 0;
-  for (const std::string& name : info_.processes.name)
+  for (const std::string& name : labels_.empty() ? info_.processes.name : labels_)
     name_width_ = std::max(name_width_, ImGui::CalcTextSize(name.c_str()).x);
   measured_ = true;
 }
@@ -192,7 +192,7 @@ void TimelinePanel::draw_process_names(const render::ViewTransform& view) {
   const std::int64_t last = std::min<std::int64_t>(rows - 1, static_cast<std::int64_t>(view.row1));
   draw->PushClipRect(ImVec2(area_.x, view.plot.y - line), ImVec2(view.plot.x - 4.0f, view.plot.y + view.plot.height + line));
   for (std::int64_t r = first; r <= last; r += every) {
-    const std::string& name = info_.processes.name[static_cast<std::size_t>(process_of_row(r))];
+    const std::string& name = row_label_of(process_of_row(r));
     double center = view.y_of(static_cast<double>(r) + 0.5);
     if (center < view.plot.y || center > view.plot.y + view.plot.height) continue;
     float width = ImGui::CalcTextSize(name.c_str()).x;

@@ -26,6 +26,12 @@ class TimelinePanel {
   TimelinePanel(const TraceInfo& info, TimelineAxis axis, double x_end);
 
   void set_title(std::string title) { title_ = std::move(title); }
+  // Row labels by process index instead of the process names (e.g. a PE's
+  // busy % after its name, or "VP 7" rows); empty: the names.
+  void set_row_labels(std::vector<std::string> labels) {
+    labels_ = std::move(labels);
+    measured_ = false;
+  }
   TimelineAxis axis() const { return axis_; }
   double x_end() const { return x_end_; }
 
@@ -39,7 +45,9 @@ class TimelinePanel {
     rows_ = process_of_row;
     clamp_viewport();
   }
-  std::size_t row_count() const { return rows_ ? rows_->size() : info_.processes.size(); }
+  std::size_t row_count() const {
+    return rows_ ? rows_->size() : labels_.empty() ? info_.processes.size() : labels_.size();
+  }
   ProcessIndex process_of_row(std::int64_t row) const {
     return rows_ ? (*rows_)[static_cast<std::size_t>(row)] : static_cast<ProcessIndex>(row);
   }
@@ -65,12 +73,16 @@ class TimelinePanel {
   void draw_title(const render::ViewTransform& view);
   void draw_process_names(const render::ViewTransform& view);
   void draw_x_axis(const render::ViewTransform& view);
+  const std::string& row_label_of(ProcessIndex p) const {
+    return labels_.empty() ? info_.processes.name[static_cast<std::size_t>(p)] : labels_[static_cast<std::size_t>(p)];
+  }
 
   const TraceInfo& info_;
   const std::vector<ProcessIndex>* rows_ = nullptr;
   TimelineAxis axis_;
   double x_end_;
   std::string title_;
+  std::vector<std::string> labels_;
   TimelineViewport viewport_;
   bool measured_ = false;
   float name_width_ = 0;  // widest process name, px

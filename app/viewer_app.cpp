@@ -22,7 +22,9 @@
 #include "app/message_flight.h"
 #include "app/overlay_style.h"
 #include "app/overview_strip.h"
+#include "app/charm_views.h"
 #include "app/particle_controls.h"
+#include "projections/virtual_rank_query.h"
 #include "app/particle_view.h"
 #include "app/timeline_slider.h"
 #include "app/view_history.h"
@@ -263,6 +265,25 @@ void run_viewer(const ViewerOptions& options) {
   ParticleControls particle_controls;
   particle_controls.playing = options.play;
 
+  // A Charm++ run: busy % in the PE labels, λ in the title, migration
+  // ribbons; the usage profile and the virtual-rank lanes as panels below.
+  // Both read small summaries or one window of virtual_ranks on this thread.
+  const std::optional<PeViewSummary> pe_summary = read_pe_view_summary(query.database(), info);
+  std::vector<db::Migration> migrations;
+  std::optional<db::UsageProfile> usage_profile;
+  std::unique_ptr<VirtualRankLanes> vp_lanes;
+  if (pe_summary) {
+    physical_panel.set_title(pe_view_title(info, *pe_summary));
+    physical_panel.set_row_labels(pe_summary->row_labels);
+    migrations = db::read_migrations(query.database(), 0, info.meta.trace_end_ns);
+    usage_profile = db::read_usage_profile(query.database());
+    toolbar_state.charm_run = true;
+    if (db::count_virtual_ranks(query.database()) > 0) {
+      vp_lanes = std::make_unique<VirtualRankLanes>(query.database(), info);
+      toolbar_state.has_vps = true;
+    }
+  }
+
   std::vector<double> frame_ms;
   if (options.frames > 0) frame_ms.reserve(static_cast<std::size_t>(options.frames));
   double first_frame_ms = -1;
@@ -319,7 +340,9 @@ void run_viewer(const ViewerOptions& options) {
       const float all_rest = static_cast<float>(height) - toolbar - slider_height - strip_height - time_strip_height;
       // The particle panel takes the lower half; the timelines share the rest.
       const float particle_height = toolbar_state.particles ? std::floor(0.5f * all_rest) : 0.0f;
-      const float rest = all_rest - particle_height;
+      const bool charm_panel = toolbar_state.profile || toolbar_state.vps;
+      const float charm_height = charm_panel ? std::floor(0.4f * (all_rest - particle_height)) : 0.0f;
+      const float rest = all_rest - particle_height - charm_height;
       if (toolbar_state.particles && !particles)
         particles = std::make_unique<ParticleView>(particle_query, info, render::particle_path_for_context());
       if (particles && toolbar_state.particles) {
@@ -373,6 +396,11 @@ void run_viewer(const ViewerOptions& options) {
         selection = select_in_physical(*physical.current, drawn.hovered);
         if (selection) link_to_structure(*selection, logical.current.get());
       }
+      if (pe_summary) {
+        // Ribbons join PE rows; a process filter reorders rows, so they are drawn unfiltered only.
+        if (physical_panel.row_count() == info.processes.size()) draw_migration_ribbons(physical_view, migrations);
+        draw_pe_label_tooltip(*pe_summary, physical_view, physical_panel);
+      }
       if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) selection.reset();
       if (selection) draw_selection(*selection, physical_view, false, partition_spans, *filter);
       if (physical.current)
@@ -386,6 +414,15 @@ void run_viewer(const ViewerOptions& options) {
         particles->draw(width, height, !particle_controls.playing);
         draw_particle_controls(particle_controls, *particles, info, {w - controls, y, controls, particle_height});
         y += particle_height;
+      }
+      if (charm_panel) {
+        // Side by side when both are shown: the profile left, the lanes right.
+        const bool both = toolbar_state.profile && toolbar_state.vps;
+        const float profile_w = toolbar_state.profile ? (both ? std::floor(0.4f * w) : w) : 0.0f;
+        if (toolbar_state.profile && usage_profile)
+          draw_usage_profile({0, y, profile_w, charm_height}, info, *usage_profile, pe_summary->util);
+        if (toolbar_state.vps && vp_lanes) vp_lanes->draw({profile_w, y, w - profile_w, charm_height}, width, height, true);
+        y += charm_height;
       }
       const TimelineViewport& pv = physical_panel.viewport();
       if (slider.draw({0, y, w, slider_height}, pv.t0_ns, pv.t1_ns, true)) {

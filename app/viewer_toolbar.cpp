@@ -61,6 +61,14 @@ void draw_viewer_toolbar(ToolbarState& state, const TraceInfo& info, bool has_st
                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings);
   ImGui::Checkbox("particles", &state.particles);
   ImGui::SameLine();
+  if (state.charm_run) {
+    ImGui::Checkbox("usage profile", &state.profile);
+    ImGui::SameLine();
+  }
+  if (state.has_vps) {
+    ImGui::Checkbox("virtual ranks", &state.vps);
+    ImGui::SameLine();
+  }
   if (has_structure) {
     color_combo(state.color);
     ImGui::SameLine();

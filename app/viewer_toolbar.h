@@ -19,6 +19,10 @@ struct ToolbarState {
   std::string error;                  // why the last process list was refused
   bool filter_changed = false;        // set when the filter inputs were applied
   bool particles = false;             // the particle panel is shown
+  bool charm_run = false;             // a Projections run: offer its panels
+  bool has_vps = false;               // an AMPI run: offer the virtual-rank lanes
+  bool profile = false;               // the usage profile panel is shown
+  bool vps = false;                   // the virtual-rank lanes panel is shown
 };
 
 // Draws the toolbar `height` px tall across the window. `selected` lists the

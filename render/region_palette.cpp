@@ -94,6 +94,17 @@ std::vector<Rgba8> region_colors(const db::RegionTable& regions) {
     std::uint8_t g = kGreys[k % std::size(kGreys)];
     colors[user[k]] = rgba8(g, g, g);
   }
+  // Charm++ runs (paradigm "charm"): as in Projections, each entry method has
+  // its own color, dealt out in region order (the .sts entry order), and
+  // idle time is black.
+  std::size_t entry = 0;
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    if (regions.paradigm[i] != "charm") continue;
+    if (regions.kind[i] == RegionKind::OtherParadigm && regions.name[i] == "Idle")
+      colors[i] = rgba8(0, 0, 0);
+    else if (regions.kind[i] == RegionKind::Compute)
+      colors[i] = categorical_color(entry++);
+  }
   return colors;
 }
 

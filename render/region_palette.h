@@ -26,6 +26,10 @@ constexpr Rgba8 rgba8(std::uint8_t r, std::uint8_t g, std::uint8_t b, std::uint8
 
 Rgba8 region_color(RegionKind kind, std::string_view name);
 
+// The i-th of a list of well separated colors, for categories with no kind:
+// Charm++ entry methods, PEs of the virtual-rank view.
+Rgba8 categorical_color(std::size_t i);
+
 // One color per row of `regions`, in table order.
 std::vector<Rgba8> region_colors(const db::RegionTable& regions);
 
