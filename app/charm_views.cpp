@@ -61,7 +61,8 @@ std::optional<PeViewSummary> read_pe_view_summary(db::Database& db, const TraceI
 }
 
 std::string pe_view_title(const TraceInfo& info, const PeViewSummary& s) {
-  return physical_title(info) + "  \xc2\xb7  imbalance \xce\xbb = " + percent_text(s.imbalance_percent);
+  // The UI font has no Greek glyphs: λ is spelt out.
+  return physical_title(info) + "  \xc2\xb7  percent imbalance lambda = " + percent_text(s.imbalance_percent);
 }
 
 void draw_pe_label_tooltip(const PeViewSummary& s, const render::ViewTransform& view, const TimelinePanel& panel) {
@@ -225,9 +226,10 @@ void draw_usage_profile(const render::PixelRect& area, const TraceInfo& info, co
 
   const float legend_w = std::min(0.3f * area.width, 320.0f);
   const float gutter = ImGui::CalcTextSize("100%").x + 2 * kMargin + line;
-  const render::PixelRect plot{area.x + gutter, area.y + kMargin + 2 * line,
+  // Rows above the plot: the title, then the y axis title.
+  const render::PixelRect plot{area.x + gutter, area.y + kMargin + 3 * line,
                                std::max(area.width - gutter - legend_w - 2 * kMargin, 10.0f),
-                               std::max(area.height - 4 * line - 3 * kMargin - kTickLength, 10.0f)};
+                               std::max(area.height - 5 * line - 3 * kMargin - kTickLength, 10.0f)};
   const std::string title = info.file_name + "  \xc2\xb7  usage profile  \xc2\xb7  " + thousands(pes) +
                             " PEs, time per entry method in % of the run (" +
                             render::format_duration(static_cast<double>(util.span_ns)) + ")";
@@ -306,7 +308,7 @@ void draw_usage_profile(const render::PixelRect& area, const TraceInfo& info, co
   draw->AddText(ImVec2(plot.x + 0.5f * pe_w - 0.5f * ImGui::CalcTextSize("PE").x, tick_y + kTickLength + 4 + line),
                 kTextColor, "PE");
   // The y axis title, written above the axis (ImGui draws no rotated text).
-  draw->AddText(ImVec2(area.x + kMargin, plot.y - line - 2), kDimTextColor, "% of run");
+  draw->AddText(ImVec2(area.x + kMargin, area.y + kMargin + line + 4), kDimTextColor, "% of run");
 
   // Legend, top entries first as stacked bottom-up.
   const float lx = plot.x + plot.width + 2 * kMargin;

@@ -15,6 +15,7 @@
 #include "app/timeline_panel.h"
 #include "projections/virtual_ranks.h"
 #include "store/sqlite.h"
+#include "projections/projections_check.h"
 #include "summary/pe_usage.h"
 #include "view_transform.h"
 

@@ -69,6 +69,17 @@ Rgba8 mix(Rgba8 a, Rgba8 b, float t) {
 
 }  // namespace
 
+Rgba8 categorical_color(std::size_t i) {
+  // Ten well separated hues (Tableau 10); past ten, each round is lighter.
+  constexpr Rgba8 kHues[] = {rgba8(78, 121, 167),  rgba8(242, 142, 43), rgba8(225, 87, 89),
+                             rgba8(118, 183, 178), rgba8(89, 161, 79),  rgba8(237, 201, 72),
+                             rgba8(176, 122, 161), rgba8(255, 157, 167), rgba8(156, 117, 95),
+                             rgba8(186, 176, 172)};
+  const Rgba8 hue = kHues[i % std::size(kHues)];
+  const float lighter = static_cast<float>((i / std::size(kHues)) % 4) * 0.2f;
+  return mix(hue, rgba8(255, 255, 255), lighter);
+}
+
 Rgba8 region_color(RegionKind kind, std::string_view name) {
   for (const NamedColor& named : kNamedColors)
     if (named.name == name) return named.color;

@@ -121,7 +121,7 @@ TEST_F(CharmViews, UtilizationMatchesSqlAndProfileShowsTheDelayedPe) {
   EXPECT_GT(lambda, 10.0);  // a x10 compute on one of 4 PEs
   EXPECT_NEAR(weft::charm::percent_imbalance(util.busy), lambda, 1e-9);
   char expected[64];
-  std::snprintf(expected, sizeof expected, "\xce\xbb = %.1f%%", lambda);
+  std::snprintf(expected, sizeof expected, "lambda = %.1f%%", lambda);
   const std::optional<weft::app::PeViewSummary> summary = [&] {
     weft::db::WindowQuery query(run.string());
     const weft::app::TraceInfo info = weft::app::read_trace_info(query);

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "projections/projections_check.h"
 #include "store/batch_insert.h"
 #include "store/meta.h"
 #include "store/record_scan.h"
@@ -49,11 +50,6 @@ struct SparseTime {
 };
 
 }  // namespace
-
-bool is_projections_run(Database& db) {
-  Statement s(db, "SELECT value FROM meta WHERE key = 'source_format'");
-  return s.step() && s.column_text(0) == "projections";
-}
 
 void write_pe_usage(Database& db) {
   if (!is_projections_run(db)) return;

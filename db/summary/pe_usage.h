@@ -38,7 +38,6 @@ struct UsageProfile {
 void write_pe_usage(Database& db);
 // True when the run is not a Projections run or both tables exist.
 bool has_pe_usage(Database& db);
-bool is_projections_run(Database& db);
 
 PeUtilizationTable read_pe_utilization(Database& db);
 UsageProfile read_usage_profile(Database& db);
