@@ -170,6 +170,20 @@ TEST_F(CharmViews, UtilizationMatchesSqlAndProfileShowsTheDelayedPe) {
   EXPECT_LT(bars[4].second, tallest);
   EXPECT_GT(bars[4].second, lowest);
 
+  // A run imported before these tables existed: `weft analyze --summaries-only`
+  // writes them again, with the same contents.
+  {
+    weft::db::Database rw = weft::db::open_run(run.string(), weft::db::Database::Mode::ReadWrite);
+    rw.exec("DROP TABLE pe_utilization; DROP TABLE pe_entry_time;");
+  }
+  r = weft::test::run_command(std::string(WEFT_BINARY) + " analyze --summaries-only " + weft::test::quoted(run));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  {
+    weft::db::Database again = weft::db::open_run(run.string());
+    EXPECT_EQ(weft::db::read_pe_utilization(again).busy, sql.busy);
+    EXPECT_EQ(weft::db::read_usage_profile(again).time, profile.time);
+  }
+
   // No virtual ranks: --view vps says so, exit 2.
   r = render(run, dir_.path / "vps.png", "--view vps");
   EXPECT_EQ(r.exit_code, 2) << r.output;
