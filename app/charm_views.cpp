@@ -295,7 +295,12 @@ void draw_usage_profile(const render::PixelRect& area, const TraceInfo& info, co
   }
   const float tick_y = plot.y + plot.height;
   const float min_spacing = ImGui::CalcTextSize("000000").x;
-  const auto every = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(min_spacing / (pe_w / static_cast<float>(std::max<std::int64_t>(pes, 1))))));
+  // Label every k-th PE, k = 1, 2 or 5 x 10^n, so labels neither overlap nor look random.
+  const double want = std::ceil(min_spacing / (pe_w / static_cast<float>(std::max<std::int64_t>(pes, 1))));
+  std::int64_t every = 1;
+  for (std::int64_t decade = 1; every < want; decade *= 10)
+    for (std::int64_t m : {1, 2, 5})
+      if (every < want) every = m * decade;
   for (std::int64_t p = 0; p < pes; p += every) {
     const float x = plot.x + (static_cast<float>(p) + 0.5f) * pe_w / static_cast<float>(pes);
     const std::string label = std::to_string(p);

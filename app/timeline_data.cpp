@@ -20,6 +20,10 @@ TraceInfo read_trace_info(db::WindowQuery& query) {
   info.processes = query.processes();
   info.regions = query.regions();
   info.region_colors = render::region_colors(info.regions);
+  info.region_thin.assign(info.regions.size(), 0);
+  for (std::size_t i = 0; i < info.regions.size(); ++i)
+    info.region_thin[i] = info.regions.paradigm[i] == "charm" && info.regions.name[i] == "Idle" &&
+                          info.regions.kind[i] == RegionKind::OtherParadigm;
   apply_user_colors(read_user_colors(user_colors_path()), info.regions, info.region_colors);
   info.legend_order.resize(info.regions.size());
   std::iota(info.legend_order.begin(), info.legend_order.end(), 0);
@@ -147,7 +151,7 @@ void load_window(db::WindowQuery& query, db::ActivityLod* lod, const TraceInfo& 
   out.query_ms = milliseconds_since(t0);
   // Geometry times are relative to the window start, where float precision is
   // spent on what the user looks at.
-  render::GeometryFilter geometry_filter{&filter.row_of_process, &filter.region_hidden};
+  render::GeometryFilter geometry_filter{&filter.row_of_process, &filter.region_hidden, &info.region_thin};
   render::build_timeline_geometry(out.events, out.messages, filter.region_colors,
                                   kUnknownRegionColor, window.t0, geometry_filter, out.geometry);
   render::build_pick_index(out.geometry, static_cast<std::int32_t>(filter.rows()), out.picks);

@@ -23,6 +23,7 @@ struct TraceInfo {
   db::RegionTable regions;
   std::vector<render::Rgba8> region_colors;  // by region position
   std::vector<std::int32_t> legend_order;    // region positions, by kind then name
+  std::vector<char> region_thin;             // by region position: a Charm++ run's Idle, drawn thin
 };
 
 constexpr render::Rgba8 kUnknownRegionColor = render::rgba8(255, 0, 255);

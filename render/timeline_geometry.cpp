@@ -17,6 +17,10 @@ void TimelineGeometry::clear() {
   line_row.clear();
 }
 
+namespace {
+constexpr float kThinBarDepth = 1.0e4f;
+}  // namespace
+
 void build_timeline_geometry(const db::WindowEvents& events, const db::WindowMessages& messages,
                              const std::vector<Rgba8>& colors, Rgba8 unknown_color,
                              TimeNs origin_ns, const GeometryFilter& filter, TimelineGeometry& out) {
@@ -50,8 +54,9 @@ void build_timeline_geometry(const db::WindowEvents& events, const db::WindowMes
     out.box_span[2 * slot] = static_cast<float>(events.start_ns[i] - origin_ns);
     out.box_span[2 * slot + 1] = static_cast<float>(events.end_ns[i] - origin_ns);
     out.box_row[2 * slot] = static_cast<float>(filter.row(events.process[i]));
-    out.box_row[2 * slot + 1] = static_cast<float>(depth);
     std::int32_t region = events.region[i];
+    // A deep inset: the shader clamps it to a bar 2 px tall in the row's middle.
+    out.box_row[2 * slot + 1] = filter.thin(region) ? kThinBarDepth : static_cast<float>(depth);
     out.box_color[slot] = region >= 0 && static_cast<std::size_t>(region) < colors.size()
                               ? colors[static_cast<std::size_t>(region)]
                               : unknown_color;

@@ -61,6 +61,13 @@ struct TimelineGeometry {
 struct GeometryFilter {
   const std::vector<std::int32_t>* row_of_process = nullptr;
   const std::vector<char>* region_hidden = nullptr;  // by region position
+  // By region position: drawn as a thin bar across the row's middle (the
+  // idle intervals of a Charm++ run, as Projections draws them).
+  const std::vector<char>* region_thin = nullptr;
+  bool thin(std::int32_t region) const {
+    return region_thin && region >= 0 && static_cast<std::size_t>(region) < region_thin->size() &&
+           (*region_thin)[static_cast<std::size_t>(region)];
+  }
   std::int32_t row(ProcessIndex p) const {
     if (!row_of_process) return p;
     return p >= 0 && static_cast<std::size_t>(p) < row_of_process->size()
