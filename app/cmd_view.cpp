@@ -23,6 +23,8 @@ void add_view_command(CLI::App& app) {
   cmd->add_flag("--particles", options->particles,
                 "show the particle panel (the animated scatterplot; also a toolbar checkbox)");
   cmd->add_flag("--play", options->play, "with --particles: start playing at once");
+  cmd->add_flag("--profile", options->profile, "Charm++ runs: open with the usage profile panel shown");
+  cmd->add_flag("--vps", options->vps, "AMPI runs: open with the virtual-rank lanes panel shown");
   // Hidden: a check under xvfb that the window draws what `weft render` draws.
   cmd->add_option("--screenshot", options->screenshot, "write the last frame to a PNG")
       ->group("");

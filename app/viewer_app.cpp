@@ -278,11 +278,15 @@ void run_viewer(const ViewerOptions& options) {
     migrations = db::read_migrations(query.database(), 0, info.meta.trace_end_ns);
     usage_profile = db::read_usage_profile(query.database());
     toolbar_state.charm_run = true;
+    toolbar_state.profile = options.profile;
     if (db::count_virtual_ranks(query.database()) > 0) {
       vp_lanes = std::make_unique<VirtualRankLanes>(query.database(), info);
       toolbar_state.has_vps = true;
+      toolbar_state.vps = options.vps;
     }
   }
+  if ((options.profile && !pe_summary) || (options.vps && !vp_lanes))
+    throw Error(options.database + ": --profile needs a Charm++ Projections run, --vps an AMPI one");
 
   std::vector<double> frame_ms;
   if (options.frames > 0) frame_ms.reserve(static_cast<std::size_t>(options.frames));

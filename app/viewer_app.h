@@ -16,6 +16,8 @@ struct ViewerOptions {
   bool tour = false;        // move the views along view_tour.h's path over the `frames` frames
   bool particles = false;   // open with the particle panel shown
   bool play = false;        // with `particles`: start playing the animation
+  bool profile = false;     // a Charm++ run: open with the usage profile shown
+  bool vps = false;         // an AMPI run: open with the virtual-rank lanes shown
 };
 
 // Runs until the window closes (or `frames` frames are drawn). Throws
