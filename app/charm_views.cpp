@@ -178,7 +178,13 @@ void VirtualRankLanes::draw_pe_legend() const {
   const auto fit = static_cast<std::int64_t>(std::max(1.0f, (r.height - 2 * line) / (line + 2)));
   for (std::int64_t p = 0; p < std::min(pes, fit); ++p)
     y = legend_line(draw, r.x, y, r.width, pe_tint(p), info_.processes.name[static_cast<std::size_t>(p)]);
-  if (pes > fit) draw->AddText(ImVec2(r.x, y), kDimTextColor, ("+" + thousands(pes - fit) + " PEs").c_str());
+  if (pes > fit) {
+    // Appended, not "+" + ...: GCC 12 warns (-Wrestrict, a false positive) on that form.
+    std::string more = thousands(pes - fit);
+    more.insert(0, 1, '+');
+    more += " PEs";
+    draw->AddText(ImVec2(r.x, y), kDimTextColor, more.c_str());
+  }
   y += line + 4;
   fill(draw, r.x + 0.5f * (line - 4), y + 1, r.x + 0.5f * (line - 4) + 2, y + line - 1, kCursorColor);
   draw->AddText(ImVec2(r.x + line + 2, y), kTextColor, "migration");

@@ -517,6 +517,8 @@ void write_virtual_ranks(Database& db, const VirtualRankHistory& h) {
     migrations.add(row);
   }
   migrations.flush();
+  // The virtual-rank lanes read one window of ranks at a time (virtual_rank_query.h).
+  db.exec("CREATE INDEX IF NOT EXISTS virtual_ranks_by_vp ON virtual_ranks(vp, start_ns)");
 }
 
 }  // namespace

@@ -59,7 +59,6 @@ void create_indexes(Database& db) {
 CREATE INDEX processes_by_first_event ON processes(first_event);
 CREATE INDEX event_blocks_by_process ON event_blocks(process, first_id);
 CREATE INDEX message_blocks_by_process ON message_blocks(process, first_id);
-CREATE INDEX virtual_ranks_by_vp ON virtual_ranks(vp, start_ns);
 )sql");
 }
 

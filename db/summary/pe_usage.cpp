@@ -61,6 +61,7 @@ void write_pe_usage(Database& db) {
   std::vector<TimeNs> busy(static_cast<std::size_t>(pes), 0), idle(static_cast<std::size_t>(pes), 0);
   std::vector<TimeNs> entry_total(entries, 0), pe_entry(entries, 0);
   std::vector<std::int32_t> touched;
+  std::vector<char> seen(entries, 0);
   std::vector<SparseTime> sparse;
   TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
   scan_events_by_process(db, [&](ProcessIndex p, std::span<const EventRecord> events) {
@@ -81,15 +82,17 @@ void write_pe_usage(Database& db) {
         idle[static_cast<std::size_t>(p)] += d;
       } else if (cls >= 0) {
         busy[static_cast<std::size_t>(p)] += d;
-        if (pe_entry[static_cast<std::size_t>(cls)] == 0) touched.push_back(cls);
+        // A flag, not a zero time: executions may last 0 ns.
+        if (!seen[static_cast<std::size_t>(cls)]) seen[static_cast<std::size_t>(cls)] = 1, touched.push_back(cls);
         pe_entry[static_cast<std::size_t>(cls)] += d;
       }
     }
     for (std::int32_t c : touched) {
       const TimeNs t = pe_entry[static_cast<std::size_t>(c)];
       entry_total[static_cast<std::size_t>(c)] += t;
-      sparse.push_back({p, c, t});
+      if (t > 0) sparse.push_back({p, c, t});  // documented: no row for a zero time
       pe_entry[static_cast<std::size_t>(c)] = 0;
+      seen[static_cast<std::size_t>(c)] = 0;
     }
     touched.clear();
   });
