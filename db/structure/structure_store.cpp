@@ -23,7 +23,8 @@ using structure::StructureResult;
 constexpr const char* kStructureTables[] = {"comm_event_blocks", "comm_events", "partitions",
                                             "partition_edges", "phases", "step_metrics",
                                             "process_metrics", "message_steps", "step_lod",
-                                            "time_metrics"};
+                                            "time_metrics", "logical_rows", "pe_metrics",
+                                            "imbalance_intervals", "entry_stats"};
 
 void drop_structure_tables(Database& db) {
   for (const char* table : kStructureTables) {
@@ -33,6 +34,8 @@ void drop_structure_tables(Database& db) {
       db.exec("DROP TABLE " + name);
   }
 }
+
+}  // namespace
 
 void create_structure_tables(Database& db) {
   drop_structure_tables(db);
@@ -65,6 +68,8 @@ void create_structure_tables(Database& db) {
   )sql");
 }
 
+namespace {
+
 // max and sum of the metrics over a group of ops (a step or a process).
 struct MetricTotals {
   std::int64_t ops = 0;
@@ -89,6 +94,7 @@ struct PartitionTotals {
 void write_meta_facts(Database& db, const structure::AnalysisReport& report,
                       const AnalysisSettings& settings, std::int64_t unmatched, int step_shift) {
   db.exec("DELETE FROM meta WHERE key LIKE 'analysis_%'");
+  write_meta_text(db, "analysis_kind", "mpi");
   Statement put = db.prepare("INSERT OR REPLACE INTO meta VALUES (?, ?)");
   auto fact = [&](const std::string& key, const std::string& value) {
     put.bind(1, std::string_view("analysis_" + key));

@@ -18,6 +18,7 @@ namespace weft::db {
 
 struct AnalysisSettings {
   structure::AnalysisOptions options;
+  bool task_reorder = true;  // task runs (Projections): §3.2.1 reordering; --no-reorder
   std::string partition_function;
 };
 
@@ -31,6 +32,11 @@ void write_structure(Database& db, LoadedCommTrace& loaded,
                      const structure::StructureResult& result, const AnalysisSettings& settings);
 
 bool has_structure(Database& db);
+
+// Drops every analysis table (MPI and task) and creates the shared ones
+// (comm_event_blocks, partitions, partition_edges, phases, step_metrics,
+// process_metrics), inside the caller's transaction.
+void create_structure_tables(Database& db);
 
 // The stored per-event results, aligned with the ops of a loaded CommTrace.
 struct StoredStructure {
