@@ -231,7 +231,7 @@ void render_view(const RenderOptions& options) {
   db::WindowQuery query(options.database);
   TraceInfo info = read_trace_info(query);
   if (options.view == "logical")
-    render_logical(options, query, info, size);
+    render_logical(options, query, logical_trace_info(query.database(), info), size);
   else if (options.view == "overview")
     render_overview(options, query, info, size);
   else if (options.view == "particles")

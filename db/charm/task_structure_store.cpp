@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "charm/task_metrics.h"
+#include "common/error.h"
 #include "charm/task_trace_loader.h"
 #include "common/phase_timer.h"
 #include "store/batch_insert.h"
@@ -297,7 +298,10 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
     write_meta_text(db, "analysis_" + key, std::to_string(value));
   TimeNs max_duration = 0;
   for (std::size_t e = 0; e < n; ++e) max_duration = std::max(max_duration, r.end[e] - r.begin[e]);
-  write_meta_ints(db, {{"analysis_step_shift", step_shift},
+  // The facts the logical view reads for any analysis: a phase is one partition here.
+  write_meta_ints(db, {{"analysis_partitions", s.phases.count},
+                       {"analysis_communication_events", static_cast<std::int64_t>(n)},
+                       {"analysis_step_shift", step_shift},
                        {"analysis_reorder", settings.reorder ? 1 : 0},
                        {"analysis_logical_rows", rows},
                        {"analysis_one_sided_messages", loaded.creations_outside_executions},
@@ -341,6 +345,26 @@ TaskRunReport analyze_task_run(Database& db, const TaskStoreSettings& settings) 
 bool has_task_structure(Database& db) {
   const std::optional<std::string> kind = find_meta_text(db, "analysis_kind");
   return kind && *kind == "task" && has_table(db, "logical_rows");
+}
+
+LogicalRows read_logical_rows(Database& db) {
+  LogicalRows rows;
+  if (!has_task_structure(db)) return rows;
+  Statement s(db, "SELECT row, name, runtime FROM logical_rows ORDER BY row");
+  while (s.step()) {
+    if (s.column_int(0) != static_cast<std::int64_t>(rows.name.size()))
+      throw Error(db.path(), "logical_rows: rows are not dense (row " + std::to_string(s.column_int(0)) + ")");
+    rows.name.push_back(s.column_text(1));
+    rows.runtime.push_back(s.column_int(2) != 0 ? 1 : 0);
+  }
+  return rows;
+}
+
+std::vector<ImbalanceInterval> read_imbalance_intervals(Database& db) {
+  std::vector<ImbalanceInterval> out;
+  Statement s(db, "SELECT start_ns, end_ns, lambda_percent FROM imbalance_intervals ORDER BY interval");
+  while (s.step()) out.push_back({s.column_int(0), s.column_int(1), s.column_double(2)});
+  return out;
 }
 
 std::vector<StoredTaskEvent> read_task_events(Database& db) {

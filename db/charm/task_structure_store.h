@@ -8,6 +8,7 @@
 // imbalance_intervals and entry_stats, and meta analysis_kind = `task`.
 // Everything is replaced in one transaction, like write_structure.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "charm/task_structure.h"
@@ -30,6 +31,20 @@ TaskRunReport analyze_task_run(Database& db, const TaskStoreSettings& settings);
 
 // Whether the stored analysis is the task one (meta analysis_kind = task).
 bool has_task_structure(Database& db);
+
+// logical_rows, by row: the chare names and runtime flags (empty for an MPI run).
+struct LogicalRows {
+  std::vector<std::string> name;
+  std::vector<std::uint8_t> runtime;
+};
+LogicalRows read_logical_rows(Database& db);
+
+// imbalance_intervals rows, by interval.
+struct ImbalanceInterval {
+  TimeNs start_ns = 0, end_ns = 0;
+  double lambda_percent = 0;
+};
+std::vector<ImbalanceInterval> read_imbalance_intervals(Database& db);
 
 // The stored per-event results of a task analysis, for `weft check`.
 struct StoredTaskEvent {
