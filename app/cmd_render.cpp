@@ -256,7 +256,8 @@ void add_render_command(CLI::App& app) {
   cmd->add_option("--steps", options->steps, "logical view: global steps A:B (inclusive)");
   cmd->add_option("--procs", options->procs, "processes shown: A:B (inclusive) or A");
   cmd->add_option("--color", options->color,
-                  "logical view: lateness, dlateness, glateness, duration or function")
+                  "logical view: lateness, dlateness, glateness, duration or function (Charm++ runs: "
+                  "idle experienced, diff. duration, imbalance, sub-block duration, entry method)")
       ->capture_default_str();
   cmd->add_option("--select", options->select,
                   "outline this event id, its message partner and its partition (as a click does)");

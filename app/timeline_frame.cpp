@@ -97,9 +97,9 @@ std::string physical_title(const TraceInfo& info) {
 std::string logical_title(const TraceInfo& info, const db::StructureFacts& facts,
                           LogicalColor color) {
   return info.file_name + "  \xc2\xb7  logical timeline  \xc2\xb7  " +
-         thousands(static_cast<std::int64_t>(info.processes.size())) + " processes, " +
+         thousands(static_cast<std::int64_t>(info.processes.size())) + (info.task_rows ? " chares, " : " processes, ") +
          thousands(facts.global_steps) + " steps, " + thousands(facts.partitions) +
-         " partitions  \xc2\xb7  color: " + logical_color_title(color);
+         (info.task_rows ? " phases" : " partitions") + "  \xc2\xb7  color: " + logical_color_title(color, info.task_rows);
 }
 
 }  // namespace weft::app

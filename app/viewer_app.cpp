@@ -241,6 +241,7 @@ void run_viewer(const ViewerOptions& options) {
   TimelinePanel logical_panel(logical_info, TimelineAxis::Steps, static_cast<double>(facts.global_steps));
   ToolbarState toolbar_state;
   std::shared_ptr<const ViewFilter> filter = make_view_filter(info, "", {}, "");
+  toolbar_state.task_labels = logical_info.task_rows;
   std::shared_ptr<const ViewFilter> logical_filter =
       logical_info.task_rows ? make_view_filter(logical_info, "", {}, "") : filter;
   if (!options.processes.empty()) {

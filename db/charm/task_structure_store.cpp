@@ -367,12 +367,31 @@ std::vector<ImbalanceInterval> read_imbalance_intervals(Database& db) {
   return out;
 }
 
-std::vector<StoredTaskEvent> read_task_events(Database& db) {
-  std::vector<StoredTaskEvent> out;
+TaskCheck check_task_structure(Database& db) {
+  TaskCheck c;
+  const std::int64_t rows = db.query_int("SELECT count(*) FROM logical_rows");
+  // (row, step) of every event, and (message, row, step) of every sink.
+  std::vector<std::pair<std::int64_t, std::int64_t>> at;
+  std::vector<std::array<std::int64_t, 3>> sinks;
   scan_comm_events(db, [&](std::span<const CommEventRecord> batch) {
-    for (const CommEventRecord& e : batch) out.push_back({e.process, e.step, e.message, e.kind});
+    for (const CommEventRecord& e : batch) {
+      ++c.events;
+      if (e.process < 0 || e.process >= rows) ++c.rows_out_of_range;
+      at.emplace_back(e.process, e.step);
+      if (e.kind == kSinkKind) sinks.push_back({e.message, e.process, e.step});
+    }
   });
-  return out;
+  std::sort(at.begin(), at.end());
+  for (std::size_t i = 1; i < at.size(); ++i) c.shared_steps += at[i] == at[i - 1] ? 1 : 0;
+  std::sort(sinks.begin(), sinks.end());
+  Statement s(db, "SELECT message, dst, send_step, recv_step FROM message_steps");
+  while (s.step()) {
+    ++c.messages;
+    const std::array<std::int64_t, 3> sink{s.column_int(0), s.column_int(1), s.column_int(3)};
+    if (sink[2] <= s.column_int(2)) ++c.sink_not_after_source;
+    if (!std::binary_search(sinks.begin(), sinks.end(), sink)) ++c.sinks_without_record;
+  }
+  return c;
 }
 
 }  // namespace weft::db

@@ -46,11 +46,16 @@ struct ImbalanceInterval {
 };
 std::vector<ImbalanceInterval> read_imbalance_intervals(Database& db);
 
-// The stored per-event results of a task analysis, for `weft check`.
-struct StoredTaskEvent {
-  std::int64_t row, step, message;
-  std::int32_t kind;  // 0 source, 2 sink (structure::OpKind Send / Recv)
+// `weft check` on a stored task structure (charm paper §3.2): violations of
+// each property, read back from comm_event_blocks and message_steps.
+struct TaskCheck {
+  std::int64_t events = 0, messages = 0;
+  std::int64_t shared_steps = 0;        // two events of one chare (row) on one step
+  std::int64_t sink_not_after_source = 0;  // message_steps: recv_step <= send_step
+  std::int64_t sinks_without_record = 0;   // a message's sink is not stored at (dst, recv_step)
+  std::int64_t rows_out_of_range = 0;      // an event's row is not in logical_rows
+  bool ok() const { return shared_steps + sink_not_after_source + sinks_without_record + rows_out_of_range == 0; }
 };
-std::vector<StoredTaskEvent> read_task_events(Database& db);
+TaskCheck check_task_structure(Database& db);
 
 }  // namespace weft::db
