@@ -43,7 +43,7 @@ void print_task_facts(const std::string& path, const db::RunInfo& info) {
               "structure", num("analysis_communication_events").c_str(), num("analysis_phases").c_str(),
               num("analysis_runtime_phases").c_str(), num("analysis_global_steps").c_str(),
               num("analysis_logical_rows").c_str());
-  std::printf("%-16s %s %% over the run\n", "imbalance", info.meta_or("analysis_lambda_percent", "?").c_str());
+  std::printf("%-16s %.1f %% over the run\n", "imbalance", std::stod(info.meta_or("analysis_lambda_percent", "0")));
   db::Database db = db::open_run(path, db::Database::Mode::ReadOnly);
   const std::vector<db::ImbalanceInterval> intervals = db::read_imbalance_intervals(db);
   if (intervals.size() < 2) return;  // no balancing step: the run's λ says it all
