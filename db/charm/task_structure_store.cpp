@@ -81,18 +81,14 @@ TaskEventResults event_results(const charm::TaskTrace& t, const charm::TaskStruc
   return r;
 }
 
-struct Totals {
+// A phase's events: how many, their time span and largest idle experienced.
+struct PhaseSpan {
   std::int64_t ops = 0;
-  TimeNs max_late = 0, sum_late = 0, max_diff = 0, sum_diff = 0, sum_wait = 0, busy = 0;
+  TimeNs max_late = 0;
   TimeNs begin = std::numeric_limits<TimeNs>::max(), end = std::numeric_limits<TimeNs>::min();
-  void add(TimeNs late, TimeNs diff, TimeNs wait, TimeNs b, TimeNs e) {
+  void add(TimeNs late, TimeNs b, TimeNs e) {
     ++ops;
     max_late = std::max(max_late, late);
-    sum_late += late;
-    max_diff = std::max(max_diff, diff);
-    sum_diff += diff;
-    sum_wait += wait;
-    busy += e - b;
     begin = std::min(begin, b);
     end = std::max(end, e);
   }
@@ -118,9 +114,9 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
     return a < b;
   });
   const int step_shift = choose_step_shift(static_cast<std::int64_t>(n), rows, steps);
-  std::vector<Totals> per_step(static_cast<std::size_t>(std::max<std::int64_t>(steps, 0)));
-  std::vector<Totals> per_row(static_cast<std::size_t>(rows));
-  std::vector<Totals> per_phase(static_cast<std::size_t>(s.phases.count));
+  std::vector<MetricTotals> per_step(static_cast<std::size_t>(std::max<std::int64_t>(steps, 0)));
+  std::vector<MetricTotals> per_row(static_cast<std::size_t>(rows));
+  std::vector<PhaseSpan> per_phase(static_cast<std::size_t>(s.phases.count));
   TimeNs max_late = 0, max_global = 0, max_diff = 0, max_wait = 0;
   {
     CommEventBlockWriter blocks(db, step_shift);
@@ -133,11 +129,10 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
                   loaded.event_message[ue], kNullRef, r.idle_experienced[ue], r.imbalance[ue],
                   r.diff_duration[ue], r.sub_block[ue]});
       per_step[static_cast<std::size_t>(r.step[ue])].add(r.idle_experienced[ue], r.diff_duration[ue],
-                                                         r.sub_block[ue], r.begin[ue], r.end[ue]);
+                                                         r.sub_block[ue], r.sub_block[ue]);
       per_row[static_cast<std::size_t>(r.row[ue])].add(r.idle_experienced[ue], r.diff_duration[ue],
-                                                       r.sub_block[ue], r.begin[ue], r.end[ue]);
-      per_phase[static_cast<std::size_t>(phase)].add(r.idle_experienced[ue], r.diff_duration[ue],
-                                                     r.sub_block[ue], r.begin[ue], r.end[ue]);
+                                                       r.sub_block[ue], r.sub_block[ue]);
+      per_phase[static_cast<std::size_t>(phase)].add(r.idle_experienced[ue], r.begin[ue], r.end[ue]);
       max_late = std::max(max_late, r.idle_experienced[ue]);
       max_global = std::max(max_global, r.imbalance[ue]);
       max_diff = std::max(max_diff, r.diff_duration[ue]);
@@ -171,7 +166,7 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
     BatchInserter phases(db, "phases", "", 7);
     for (std::int32_t p = 0; p < s.phases.count; ++p) {
       const auto up = static_cast<std::size_t>(p);
-      const Totals& pt = per_phase[up];
+      const PhaseSpan& pt = per_phase[up];
       const std::int64_t first_step = s.steps.phase_offset[up];
       const std::int64_t last_step = first_step + s.steps.phase_width[up] - 1;
       const std::int64_t members = chares.first[up + 1] - chares.first[up];
@@ -191,25 +186,7 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
       }
     edges.flush();
   }
-  {
-    BatchInserter out(db, "step_metrics", "", 7);
-    for (std::size_t st = 0; st < per_step.size(); ++st) {
-      const Totals& m = per_step[st];
-      if (m.ops == 0) continue;
-      std::array<std::int64_t, 7> row{static_cast<std::int64_t>(st), m.ops, m.max_late, m.sum_late,
-                                      m.max_diff, m.sum_diff, m.sum_wait};
-      out.add(row);
-    }
-    out.flush();
-    BatchInserter procs(db, "process_metrics", "", 8);
-    for (std::size_t p = 0; p < per_row.size(); ++p) {
-      const Totals& m = per_row[p];
-      std::array<std::int64_t, 8> row{static_cast<std::int64_t>(p), m.ops, m.max_late, m.sum_late,
-                                      m.max_diff, m.sum_diff, m.sum_wait, m.sum_wait};
-      procs.add(row);
-    }
-    procs.flush();
-  }
+  write_metric_tables(db, per_step, per_row);
   write_step_lod_items(db, rows, steps, [&](const auto& emit) {
     for (std::size_t e = 0; e < n; ++e)
       emit(StepLodItem{r.row[e], r.step[e], r.idle_experienced[e], r.diff_duration[e], r.imbalance[e],
