@@ -16,6 +16,9 @@ void add_analysis_options(CLI::App* cmd, db::AnalysisSettings& s) {
   cmd->add_flag("--reorder", s.options.reorder,
                 "reorder receives within each partition by their logical clocks (charm paper §3.2.1) "
                 "before assigning steps");
+  cmd->add_flag("--no-reorder{false}", s.task_reorder,
+                "Charm++ runs: order each chare's events by physical time within a phase (default: "
+                "reorder by logical clocks, charm paper §3.2.1)");
   cmd->add_option("--partition-function", s.partition_function,
                   "break partitions at each entry of this region (e.g. an iteration marker)");
 }
@@ -31,6 +34,17 @@ void print_analysis_report(const std::string& path, const structure::AnalysisRep
   repair(r.split_collectives, "collective member(s) stepped apart to break a cycle");
   repair(r.leaps.incomplete_leaps, "leap(s) left without every process (use --leap-force to complete)");
   repair(r.messages_back_in_time, "message(s) received before they were sent (clock skew); ordered logically");
+}
+
+void print_task_report(const std::string& path, const db::TaskRunReport& r) {
+  const charm::TaskAnalysisReport& a = r.analysis;
+  std::printf("%s: task structure: %lld serial blocks, %lld dependency events, %d phases (%d runtime), "
+              "%lld global steps, %lld chare rows; imbalance %.1f %%\n",
+              escape_control_chars(path).c_str(), static_cast<long long>(a.blocks),
+              static_cast<long long>(a.events), a.phases, a.runtime_phases,
+              static_cast<long long>(a.global_steps), static_cast<long long>(r.rows), r.lambda_percent);
+  if (a.forced_orderings)
+    std::fprintf(stderr, "weft: warning: %d dependency cycle(s) broken to order events\n", a.forced_orderings);
 }
 
 }  // namespace weft::app

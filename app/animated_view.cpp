@@ -113,8 +113,8 @@ class AnimatedLogical final : public AnimatedView {
         facts_(steps_.facts()),
         spans_(db::read_partition_spans(query.database())),
         color_(parse_logical_color(spec.color)),
-        panel_(info, TimelineAxis::Steps, static_cast<double>(facts_.global_steps)),
-        filter_(make_view_filter(info, "", {}, "")) {
+        panel_(info_, TimelineAxis::Steps, static_cast<double>(facts_.global_steps)),
+        filter_(make_view_filter(info_, "", {}, "")) {
     panel_.set_title(logical_title(info, facts_, color_));
     TimelineViewport v;
     if (spec.step0 >= 0 && spec.step1 >= spec.step0) {
@@ -152,7 +152,7 @@ class AnimatedLogical final : public AnimatedView {
   }
 
  private:
-  const TraceInfo& info_;
+  const TraceInfo info_;  // the logical view's own (logical_trace_info): rows may be chares
   db::LogicalWindowQuery steps_;
   db::StructureFacts facts_;
   db::PartitionSpans spans_;
@@ -175,7 +175,7 @@ std::unique_ptr<AnimatedView> make_animated_view(const AnimatedViewSpec& spec, d
   if (spec.view == "logical") {
     if (!db::has_logical_structure(query.database()))
       throw Error(query.path() + ": no logical structure for the logical view (run `weft analyze` first)");
-    return std::make_unique<AnimatedLogical>(spec, query, info);
+    return std::make_unique<AnimatedLogical>(spec, query, logical_trace_info(query.database(), info));
   }
   throw Error("--view: unknown view '" + spec.view + "' (particles, logical or physical)");
 }

@@ -7,6 +7,7 @@
 #include "app/analysis_options.h"
 #include "app/commands.h"
 #include "app/resource_options.h"
+#include "charm/task_trace_loader.h"
 #include "store/schema.h"
 #include "summary/view_summaries.h"
 
@@ -30,6 +31,14 @@ void run_analyze(const AnalyzeArgs& args) {
   if (args.summaries_only) {
     // For runs too large to analyze here: the physical view and slider still work.
     db::write_view_summaries(db);
+    return;
+  }
+  // A Projections run gets the task-based structure (charm paper §3), an
+  // OTF2 run the MPI one.
+  if (db::is_projections_run(db)) {
+    const db::TaskRunReport report = db::analyze_task_run(db, {args.settings.task_reorder});
+    if (!db::has_view_summaries(db)) db::write_view_summaries(db);
+    print_task_report(args.run, report);
     return;
   }
   structure::AnalysisReport report = db::analyze_run(db, args.settings);

@@ -8,6 +8,7 @@
 #include "app/commands.h"
 #include "common/text.h"
 #include "app/resource_options.h"
+#include "charm/task_structure_store.h"
 #include "projections/projections_check.h"
 #include "store/schema.h"
 #include "structure/structure_check.h"
@@ -32,7 +33,16 @@ int run_projections_check(db::Database& db, const std::string& path) {
   if (r.executed_before_created)
     std::printf("note: %lld message(s) executed before their creation time (clock skew between PEs)\n",
                 static_cast<long long>(r.executed_before_created));
-  return r.ok() ? 0 : 1;
+  if (!db::has_task_structure(db)) return r.ok() ? 0 : 1;
+  // The task-based logical structure (charm paper §3.2).
+  const db::TaskCheck t = db::check_task_structure(db);
+  std::printf("task structure: %lld dependency events, %lld messages\n", static_cast<long long>(t.events),
+              static_cast<long long>(t.messages));
+  print_check_line("every event's row is a chare of logical_rows", t.rows_out_of_range);
+  print_check_line("no two events of one chare on one step", t.shared_steps);
+  print_check_line("step(sink) > step(source)", t.sink_not_after_source);
+  print_check_line("every message's sink is stored at its step", t.sinks_without_record);
+  return r.ok() && t.ok() ? 0 : 1;
 }
 
 int run_check(const std::string& path, const ResourceOptions& resources) {

@@ -63,11 +63,12 @@ void run_import(const ImportArgs& args) {
       report = db::analyze_run(db, args.analysis);
       db::write_view_summaries(db);
     };
-  // The MPI logical structure does not apply to Charm++ executions: a
-  // Projections run gets the physical summaries only.
+  // A Projections run gets the task-based structure (charm paper §3).
+  db::TaskRunReport task_report;
   if (!args.no_analyze && projections)
     options.before_publish = [&](db::Database& db) {
-      bar.update(1.0, "summaries");
+      bar.update(1.0, "analyzing task structure");
+      task_report = db::analyze_task_run(db, {args.analysis.task_reorder});
       db::write_view_summaries(db);
     };
   db::ImportSummary s = projections ? db::import_projections(options) : db::import_otf2(options);
@@ -83,8 +84,7 @@ void run_import(const ImportArgs& args) {
                 static_cast<unsigned long long>(s.collectives), s.seconds);
   if (!args.no_analyze && !args.quiet) {
     if (projections)
-      std::printf("note: the MPI logical structure analysis does not apply to Projections runs; skipped "
-                  "(physical timeline summaries written)\n");
+      print_task_report(args.output, task_report);
     else
       print_analysis_report(args.output, report);
   }

@@ -5,7 +5,9 @@
 
 #include "app/commands.h"
 #include "common/text.h"
+#include "charm/task_structure_store.h"
 #include "store/run_info.h"
+#include "store/schema.h"
 
 namespace weft::app {
 namespace {
@@ -30,6 +32,28 @@ void print_structure_facts(const db::RunInfo& info) {
   };
   for (const auto& [key, what] : repairs)
     if (info.meta_int(key)) std::printf("%-16s %s %s\n", "", num(key).c_str(), what);
+}
+
+// The task-based structure of a Projections run (charm paper §3) and the
+// percent imbalance λ (ampi-projections.txt Eq. 1) of the run and of each
+// interval between load-balancing steps.
+void print_task_facts(const std::string& path, const db::RunInfo& info) {
+  auto num = [&](const char* key) { return std::to_string(info.meta_int(key)); };
+  std::printf("%-16s task-based: %s dependency events, %s phases (%s runtime), %s global steps, %s chare rows\n",
+              "structure", num("analysis_communication_events").c_str(), num("analysis_phases").c_str(),
+              num("analysis_runtime_phases").c_str(), num("analysis_global_steps").c_str(),
+              num("analysis_logical_rows").c_str());
+  std::printf("%-16s %.1f %% over the run\n", "imbalance", std::stod(info.meta_or("analysis_lambda_percent", "0")));
+  db::Database db = db::open_run(path, db::Database::Mode::ReadOnly);
+  const std::vector<db::ImbalanceInterval> intervals = db::read_imbalance_intervals(db);
+  if (intervals.size() < 2) return;  // no balancing step: the run's λ says it all
+  for (std::size_t i = 0; i < intervals.size(); ++i) {
+    const std::string when = i == 0 ? "before LB step 1"
+                                    : "after LB step " + std::to_string(i) +
+                                          (i + 1 < intervals.size() ? " (before " + std::to_string(i + 1) + ")" : "");
+    std::printf("%-16s %.1f %% %s [%s, %s]\n", "", intervals[i].lambda_percent, when.c_str(),
+                db::format_duration_ns(intervals[i].start_ns).c_str(), db::format_duration_ns(intervals[i].end_ns).c_str());
+  }
 }
 
 void print_info(const std::string& path) {
@@ -67,7 +91,10 @@ void print_info(const std::string& path) {
                         " ns)");
   std::int64_t unclosed = info.meta_int("count_unclosed_regions");
   if (unclosed) line("unclosed regions", num(unclosed));
-  print_structure_facts(info);
+  if (info.meta_or("analysis_kind", "") == "task")
+    print_task_facts(path, info);
+  else
+    print_structure_facts(info);
 }
 
 }  // namespace

@@ -273,7 +273,7 @@ void render_view(const RenderOptions& options) {
   db::WindowQuery query(options.database);
   TraceInfo info = read_trace_info(query);
   if (options.view == "logical")
-    render_logical(options, query, info, size);
+    render_logical(options, query, logical_trace_info(query.database(), info), size);
   else if (options.view == "overview")
     render_overview(options, query, info, size);
   else if (options.view == "particles")
@@ -302,7 +302,8 @@ void add_render_command(CLI::App& app) {
   cmd->add_option("--steps", options->steps, "logical view: global steps A:B (inclusive)");
   cmd->add_option("--procs", options->procs, "processes shown (vps: virtual ranks): A:B (inclusive) or A");
   cmd->add_option("--color", options->color,
-                  "logical view: lateness, dlateness, glateness, duration or function")
+                  "logical view: lateness, dlateness, glateness, duration or function (Charm++ runs: "
+                  "idle experienced, diff. duration, imbalance, sub-block duration, entry method)")
       ->capture_default_str();
   cmd->add_option("--select", options->select,
                   "outline this event id, its message partner and its partition (as a click does)");

@@ -18,14 +18,15 @@ struct ColorName {
   LogicalColor color;
   const char* name;
   const char* title;
+  const char* task_title;  // what the stored number is in a task run (docs/schema.md, "Task runs")
 };
 
 constexpr ColorName kColorNames[] = {
-    {LogicalColor::Lateness, "lateness", "lateness"},
-    {LogicalColor::DiffLateness, "dlateness", "differential lateness"},
-    {LogicalColor::GlobalLateness, "glateness", "global lateness"},
-    {LogicalColor::Duration, "duration", "duration"},
-    {LogicalColor::Function, "function", "function"},
+    {LogicalColor::Lateness, "lateness", "lateness", "idle experienced"},
+    {LogicalColor::DiffLateness, "dlateness", "differential lateness", "diff. duration"},
+    {LogicalColor::GlobalLateness, "glateness", "global lateness", "imbalance"},
+    {LogicalColor::Duration, "duration", "duration", "duration"},
+    {LogicalColor::Function, "function", "function", "entry method"},
 };
 
 const ColorName& entry(LogicalColor color) {
@@ -126,7 +127,9 @@ LogicalColor parse_logical_color(const std::string& name) {
 }
 
 const char* logical_color_name(LogicalColor color) { return entry(color).name; }
-const char* logical_color_title(LogicalColor color) { return entry(color).title; }
+const char* logical_color_title(LogicalColor color, bool task) {
+  return task ? entry(color).task_title : entry(color).title;
+}
 
 TimeNs logical_metric(const db::StepEvents& e, std::size_t i, LogicalColor color) {
   switch (color) {

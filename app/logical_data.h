@@ -19,7 +19,9 @@ enum class LogicalColor { Lateness, DiffLateness, GlobalLateness, Duration, Func
 // listing them for anything else.
 LogicalColor parse_logical_color(const std::string& name);
 const char* logical_color_name(LogicalColor color);   // as parsed
-const char* logical_color_title(LogicalColor color);  // for legends: "lateness"
+// For legends: "lateness"; for a task run (TraceInfo::task_rows) what the
+// number means there: "idle experienced", "diff. duration", "imbalance", ...
+const char* logical_color_title(LogicalColor color, bool task = false);
 // The metric of event `i` of `events` in ns (Function: -1).
 TimeNs logical_metric(const db::StepEvents& events, std::size_t i, LogicalColor color);
 // The top of the color scale: the largest value in the whole run, so colors

@@ -88,7 +88,7 @@ void draw_metric_legend(const TraceInfo& info, const db::StructureFacts& facts,
   const float line = ImGui::GetTextLineHeight();
   const float swatch = ImGui::GetFontSize() - 2.0f;
   draw->PushClipRect(ImVec2(rect.x, rect.y), ImVec2(rect.x + rect.width + kMargin, rect.y + rect.height));
-  draw->AddText(ImVec2(rect.x, rect.y), kTextColor, logical_color_title(color));
+  draw->AddText(ImVec2(rect.x, rect.y), kTextColor, logical_color_title(color, info.task_rows));
 
   // The bar: top = the run's maximum, bottom = 0, room kept for two swatches below.
   const float bar_top = rect.y + line + 0.5f * line + 4.0f;
@@ -157,10 +157,14 @@ std::int64_t draw_logical_tooltip(const TraceInfo& info, const db::StructureFact
   ImGui::Text("kind       %s", structure::op_kind_name(static_cast<structure::OpKind>(e.kind[i])));
   ImGui::Text("start      %s", render::format_duration(static_cast<double>(e.start_ns[i])).c_str());
   ImGui::Text("duration   %s", render::format_duration(static_cast<double>(e.end_ns[i] - e.start_ns[i])).c_str());
-  ImGui::Text("lateness   %s", render::format_duration(static_cast<double>(e.lateness_ns[i])).c_str());
-  ImGui::Text("diff. lateness   %s", render::format_duration(static_cast<double>(e.diff_lateness_ns[i])).c_str());
-  ImGui::Text("global lateness  %s", render::format_duration(static_cast<double>(e.global_lateness_ns[i])).c_str());
-  ImGui::Text("wait       %s", render::format_duration(static_cast<double>(e.wait_ns[i])).c_str());
+  const bool task = info.task_rows;  // the same columns, task metrics (docs/schema.md, "Task runs")
+  ImGui::Text("%-16s %s", task ? "idle experienced" : "lateness",
+              render::format_duration(static_cast<double>(e.lateness_ns[i])).c_str());
+  ImGui::Text("%-16s %s", task ? "diff. duration" : "diff. lateness",
+              render::format_duration(static_cast<double>(e.diff_lateness_ns[i])).c_str());
+  ImGui::Text("%-16s %s", task ? "imbalance" : "global lateness",
+              render::format_duration(static_cast<double>(e.global_lateness_ns[i])).c_str());
+  ImGui::Text("%-16s %s", task ? "sub-block" : "wait", render::format_duration(static_cast<double>(e.wait_ns[i])).c_str());
   if (std::int64_t partner = message_partner(data, i); partner >= 0)
     ImGui::Text("partner    %s", info.processes.name[static_cast<std::size_t>(partner)].c_str());
   ImGui::EndTooltip();

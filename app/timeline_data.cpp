@@ -1,5 +1,7 @@
 #include "app/timeline_data.h"
 
+#include "charm/task_structure_store.h"
+
 #include "app/user_colors.h"
 
 #include <algorithm>
@@ -12,6 +14,17 @@
 #include "app/view_filter.h"
 
 namespace weft::app {
+
+TraceInfo logical_trace_info(db::Database& db, const TraceInfo& info) {
+  db::LogicalRows rows = db::read_logical_rows(db);
+  if (rows.name.empty()) return info;
+  TraceInfo logical = info;
+  logical.task_rows = true;
+  logical.processes.kind.assign(rows.name.size(), "chare");
+  logical.processes.name = std::move(rows.name);
+  logical.runtime_row = std::move(rows.runtime);
+  return logical;
+}
 
 TraceInfo read_trace_info(db::WindowQuery& query) {
   TraceInfo info;

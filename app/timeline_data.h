@@ -24,12 +24,19 @@ struct TraceInfo {
   std::vector<render::Rgba8> region_colors;  // by region position
   std::vector<std::int32_t> legend_order;    // region positions, by kind then name
   std::vector<char> region_thin;             // by region position: a Charm++ run's Idle, drawn thin
+  // A task run's logical view (logical_trace_info): the rows are chares,
+  // `processes` holds their names and this flags the runtime ones.
+  bool task_rows = false;
+  std::vector<std::uint8_t> runtime_row;
 };
 
 constexpr render::Rgba8 kUnknownRegionColor = render::rgba8(255, 0, 255);
 
 // Reads the tables of `query` and picks colors and legend order.
 TraceInfo read_trace_info(db::WindowQuery& query);
+// The info of the logical view: `info` itself for an MPI run; for a task run
+// (docs/schema.md, logical_rows) the same with its rows = the chares.
+TraceInfo logical_trace_info(db::Database& db, const TraceInfo& info);
 
 // The visible part of the trace: times in ns, rows as process indices
 // (row r covers [r, r + 1)).

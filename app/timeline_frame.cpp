@@ -69,6 +69,12 @@ DrawnView draw_logical_timeline(TimelinePanel& panel, render::TimelineRenderer& 
   std::string scratch;
   draw_metric_legend(info, facts, color, panel.legend_rect(), scratch);
   render::TimelineStyle style;
+  if (info.task_rows)  // runtime chares sit at the bottom (chare_row_order): grey from the first one shown
+    for (std::size_t r = 0; r < panel.row_count(); ++r)
+      if (info.runtime_row[static_cast<std::size_t>(panel.process_of_row(static_cast<std::int64_t>(r)))]) {
+        style.runtime_row0 = static_cast<double>(r);
+        break;
+      }
   if (data && hovering(view, interactive)) style.highlight_box = draw_logical_tooltip(info, facts, view, *data);
   renderer.draw(view, static_cast<double>(panel.row_count()), style);
   return {view, style.highlight_box};
@@ -91,9 +97,9 @@ std::string physical_title(const TraceInfo& info) {
 std::string logical_title(const TraceInfo& info, const db::StructureFacts& facts,
                           LogicalColor color) {
   return info.file_name + "  \xc2\xb7  logical timeline  \xc2\xb7  " +
-         thousands(static_cast<std::int64_t>(info.processes.size())) + " processes, " +
+         thousands(static_cast<std::int64_t>(info.processes.size())) + (info.task_rows ? " chares, " : " processes, ") +
          thousands(facts.global_steps) + " steps, " + thousands(facts.partitions) +
-         " partitions  \xc2\xb7  color: " + logical_color_title(color);
+         (info.task_rows ? " phases" : " partitions") + "  \xc2\xb7  color: " + logical_color_title(color, info.task_rows);
 }
 
 }  // namespace weft::app

@@ -110,14 +110,21 @@ struct StreamedView {
 
 // Makes a new filter from the toolbar's inputs and shows its rows; a bad
 // process list keeps the old filter and says why in the toolbar.
-void apply_filter(ToolbarState& state, const TraceInfo& info, std::shared_ptr<const ViewFilter>& filter,
+// A task run's logical rows are chares, not processes: its logical view keeps
+// every row and takes the region and search parts of the filter only.
+void apply_filter(ToolbarState& state, const TraceInfo& info, const TraceInfo& logical_info,
+                  std::shared_ptr<const ViewFilter>& filter, std::shared_ptr<const ViewFilter>& logical_filter,
                   TimelinePanel& physical, TimelinePanel& logical) {
   try {
     auto next = make_view_filter(info, state.processes.data(), state.region_hidden, state.search.data());
     const bool rows_changed = next->process_of_row != filter->process_of_row;
     filter = std::move(next);
+    logical_filter = logical_info.task_rows
+                         ? make_view_filter(logical_info, "", state.region_hidden, state.search.data())
+                         : filter;
     state.error.clear();
     for (TimelinePanel* panel : {&physical, &logical}) {
+      if (panel == &logical && logical_info.task_rows) continue;
       panel->set_rows(&filter->process_of_row);
       if (!rows_changed) continue;
       TimelineViewport v = panel->viewport();
@@ -232,15 +239,22 @@ void run_viewer(const ViewerOptions& options) {
   render::ViewTransform physical_view;
 
   render::TimelineRenderer logical_renderer;
-  TimelinePanel logical_panel(info, TimelineAxis::Steps, static_cast<double>(facts.global_steps));
+  const TraceInfo logical_info = has_structure ? logical_trace_info(query.database(), info) : info;
+  TimelinePanel logical_panel(logical_info, TimelineAxis::Steps, static_cast<double>(facts.global_steps));
   ToolbarState toolbar_state;
   std::shared_ptr<const ViewFilter> filter = make_view_filter(info, "", {}, "");
+  toolbar_state.task_labels = logical_info.task_rows;
+  std::shared_ptr<const ViewFilter> logical_filter =
+      logical_info.task_rows ? make_view_filter(logical_info, "", {}, "") : filter;
   if (!options.processes.empty()) {
     // A bad list is an error before the window shows, like a bad file.
     options.processes.copy(toolbar_state.processes.data(), toolbar_state.processes.size() - 1);
     filter = make_view_filter(info, options.processes, {}, "");
     physical_panel.set_rows(&filter->process_of_row);
-    logical_panel.set_rows(&filter->process_of_row);
+    if (!logical_info.task_rows) {
+      logical_filter = filter;
+      logical_panel.set_rows(&filter->process_of_row);
+    }
   }
   db::WindowQuery logical_connection(options.database);
   std::optional<db::LogicalWindowQuery> logical_query;
@@ -252,7 +266,7 @@ void run_viewer(const ViewerOptions& options) {
   StreamedView<LogicalRequest, LoadedLogicalWindow> logical(
       [&](const LogicalRequest& r, LoadedLogicalWindow& out) {
         timed([&] {
-          load_logical_window(*logical_query, step_lod ? &*step_lod : nullptr, info, facts, r.color,
+          load_logical_window(*logical_query, step_lod ? &*step_lod : nullptr, logical_info, facts, r.color,
                               *r.filter, r.window, r.zoom, out);
         }, out.query_ms);
       });
@@ -331,10 +345,10 @@ void run_viewer(const ViewerOptions& options) {
                           physical.loader.busy() || logical.loader.busy(), toolbar, selected);
       if (toolbar_state.filter_changed) {
         toolbar_state.filter_changed = false;
-        apply_filter(toolbar_state, info, filter, physical_panel, logical_panel);
+        apply_filter(toolbar_state, info, logical_info, filter, logical_filter, physical_panel, logical_panel);
       }
       const LogicalColor color = toolbar_state.color;
-      logical_panel.set_title(logical_title(info, facts, color));
+      logical_panel.set_title(logical_title(logical_info, facts, color));
       begin_timeline_frame(width, height);
       const auto w = static_cast<float>(width);
       const float line = ImGui::GetTextLineHeight();
@@ -360,7 +374,7 @@ void run_viewer(const ViewerOptions& options) {
       float y = toolbar;
       if (has_structure) {
         DrawnView logical_view = draw_logical_timeline(
-            logical_panel, logical_renderer, info, facts, color, logical.current.get(),
+            logical_panel, logical_renderer, logical_info, facts, color, logical.current.get(),
             {0, y, w, logical_height}, width, height, true);
         logical_view_transform = logical_view.view;
         draw_cursor(logical_view.view, db::step_at_time(partition_spans, slider.current_ns()));
@@ -453,15 +467,15 @@ void run_viewer(const ViewerOptions& options) {
                     physical_view.px_per_ns(), physical_view.px_per_row(), filter});
     if (has_structure && logical_view_transform.plot.width > 1 &&
         (!logical.requested || logical.requested->color != toolbar_state.color ||
-         logical.requested->filter != filter ||
+         logical.requested->filter != logical_filter ||
          !step_window_serves(logical.requested->window, logical_panel.viewport(), facts.global_steps) ||
          (logical.current && logical.current->from_lod &&
           !zoom_serves(logical.requested->zoom.px_per_step, logical.requested->zoom.px_per_row,
                        logical_view_transform))))
-      logical.ask({step_window_for_viewport(logical_panel.viewport(), kPrefetchPad, filter->rows(),
+      logical.ask({step_window_for_viewport(logical_panel.viewport(), kPrefetchPad, logical_filter->rows(),
                                             facts.global_steps),
                    {logical_view_transform.px_per_ns(), logical_view_transform.px_per_row()},
-                   toolbar_state.color, filter});
+                   toolbar_state.color, logical_filter});
 
     const bool loaded = physical.current && (!has_structure || logical.current);
     const bool counting = options.frames > 0 && loaded;

@@ -9,14 +9,14 @@ namespace weft::app {
 
 namespace {
 
-void color_combo(LogicalColor& color) {
+void color_combo(LogicalColor& color, bool task) {
   ImGui::TextUnformatted("color");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(190.0f);
-  if (ImGui::BeginCombo("##color", logical_color_title(color))) {
+  if (ImGui::BeginCombo("##color", logical_color_title(color, task))) {
     for (LogicalColor c : {LogicalColor::Lateness, LogicalColor::DiffLateness, LogicalColor::GlobalLateness,
                            LogicalColor::Duration, LogicalColor::Function})
-      if (ImGui::Selectable(logical_color_title(c), c == color)) color = c;
+      if (ImGui::Selectable(logical_color_title(c, task), c == color)) color = c;
     ImGui::EndCombo();
   }
 }
@@ -70,7 +70,7 @@ void draw_viewer_toolbar(ToolbarState& state, const TraceInfo& info, bool has_st
     ImGui::SameLine();
   }
   if (has_structure) {
-    color_combo(state.color);
+    color_combo(state.color, state.task_labels);
     ImGui::SameLine();
   }
   ImGui::TextUnformatted("processes");

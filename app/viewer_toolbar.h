@@ -13,6 +13,7 @@ namespace weft::app {
 
 struct ToolbarState {
   LogicalColor color = LogicalColor::Lateness;
+  bool task_labels = false;  // a task run: the color names say what the numbers are there
   std::array<char, 256> processes{};  // the process list being typed
   std::array<char, 128> search{};
   std::vector<char> region_hidden;    // by region position

@@ -144,6 +144,10 @@ void TimelineRenderer::draw_bands(const ViewTransform& view, double row_count,
   glUniform1f(band_program_->uniform("u_row_count"), static_cast<float>(row_count));
   set_color_uniform(band_program_->uniform("u_even_color"), style.band_even);
   set_color_uniform(band_program_->uniform("u_odd_color"), style.band_odd);
+  glUniform1f(band_program_->uniform("u_runtime_row"),
+              static_cast<float>(style.runtime_row0 < 0 ? row_count : style.runtime_row0));
+  set_color_uniform(band_program_->uniform("u_runtime_even_color"), style.band_runtime_even);
+  set_color_uniform(band_program_->uniform("u_runtime_odd_color"), style.band_runtime_odd);
   glBindVertexArray(empty_vao_);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
 }

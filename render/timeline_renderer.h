@@ -17,6 +17,10 @@ class ShaderProgram;
 struct TimelineStyle {
   Rgba8 band_even = rgba8(38, 38, 44);
   Rgba8 band_odd = rgba8(31, 31, 36);
+  // Rows from runtime_row0 on get the grey runtime bands (-1: none).
+  double runtime_row0 = -1;
+  Rgba8 band_runtime_even = rgba8(62, 62, 64);
+  Rgba8 band_runtime_odd = rgba8(54, 54, 56);
   Rgba8 message = rgba8(240, 240, 240, 200);
   float message_half_width = 0.75f;
   bool show_messages = true;

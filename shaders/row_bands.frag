@@ -6,11 +6,20 @@ uniform vec2 u_framebuffer;
 uniform float u_row_count;
 uniform vec4 u_even_color;
 uniform vec4 u_odd_color;
+// Rows from u_runtime_row on (the Charm++ runtime chares at the bottom of a
+// task run's logical view) get a grey shade of their own.
+uniform float u_runtime_row;
+uniform vec4 u_runtime_even_color;
+uniform vec4 u_runtime_odd_color;
 out vec4 frag_color;
 
 void main() {
   float y_px = u_framebuffer.y - gl_FragCoord.y;
   float row = floor((y_px - u_row_map.y) / u_row_map.x);
   if (row < 0.0 || row >= u_row_count) discard;
-  frag_color = mod(row, 2.0) < 0.5 ? u_even_color : u_odd_color;
+  bool even = mod(row, 2.0) < 0.5;
+  if (row >= u_runtime_row)
+    frag_color = even ? u_runtime_even_color : u_runtime_odd_color;
+  else
+    frag_color = even ? u_even_color : u_odd_color;
 }

@@ -42,4 +42,18 @@ void write_meta_ints(Database& db, std::initializer_list<std::pair<std::string_v
   }
 }
 
+void write_meta_text(Database& db, std::string_view key, std::string_view value) {
+  Statement put = db.prepare("INSERT OR REPLACE INTO meta VALUES (?, ?)");
+  put.bind(1, key);
+  put.bind(2, value);
+  put.run();
+}
+
+std::optional<std::string> find_meta_text(Database& db, std::string_view key) {
+  Statement s = db.prepare("SELECT value FROM meta WHERE key = ?");
+  s.bind(1, key);
+  if (!s.step()) return std::nullopt;
+  return s.column_text(0);
+}
+
 }  // namespace weft::db

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -23,5 +24,8 @@ bool has_table(Database& db, std::string_view name);
 
 // Sets each key to its value (inside the caller's transaction, if any).
 void write_meta_ints(Database& db, std::initializer_list<std::pair<std::string_view, std::int64_t>> facts);
+void write_meta_text(Database& db, std::string_view key, std::string_view value);
+// The text under `key`, or none when the key is absent.
+std::optional<std::string> find_meta_text(Database& db, std::string_view key);
 
 }  // namespace weft::db

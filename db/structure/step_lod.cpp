@@ -74,34 +74,41 @@ StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps) {
 
 void write_step_lod(Database& db, const LoadedCommTrace& loaded, const structure::StructureResult& r) {
   const structure::CommTrace& in = loaded.trace;
-  const StepLodLayout l = plan_step_lod_layout(in.process_count, r.report.global_steps);
+  write_step_lod_items(db, in.process_count, r.report.global_steps, [&](const auto& emit) {
+    for (structure::OpIndex i = 0; i < in.op_count(); ++i) {
+      auto ui = static_cast<std::size_t>(i);
+      const structure::OpIndex a = r.op_of_input[ui];
+      emit(StepLodItem{in.process[ui], r.global_step(a), r.metrics.lateness(a), r.metrics.diff_lateness(a),
+                       r.metrics.global_lateness(a), in.end[ui] - in.start[ui], loaded.region[ui]});
+    }
+  });
+}
+
+void write_step_lod_items(Database& db, std::int64_t rows, std::int64_t steps, const StepLodItems& items) {
+  const StepLodLayout l = plan_step_lod_layout(rows, steps);
   const auto class_of_region = read_region_classes(db);
   TimeNs max_late = 0, max_diff = 0, max_global = 0, max_duration = 0;
-  for (structure::OpIndex a = 0; a < r.trace.op_count(); ++a) {
-    max_late = std::max(max_late, r.metrics.lateness(a));
-    max_diff = std::max(max_diff, r.metrics.diff_lateness(a));
-    max_global = std::max(max_global, r.metrics.global_lateness(a));
-    auto ua = static_cast<std::size_t>(a);
-    max_duration = std::max(max_duration, r.trace.end[ua] - r.trace.start[ua]);
-  }
+  items([&](const StepLodItem& it) {
+    max_late = std::max(max_late, it.lateness);
+    max_diff = std::max(max_diff, it.diff_lateness);
+    max_global = std::max(max_global, it.global_lateness);
+    max_duration = std::max(max_duration, it.duration);
+  });
 
   StepGrid grid;
   grid.resize(l.blocks(l.min_plevel), l.bins(l.min_slevel));
-  for (structure::OpIndex i = 0; i < in.op_count(); ++i) {
-    auto ui = static_cast<std::size_t>(i);
-    const structure::OpIndex a = r.op_of_input[ui];
-    const std::int64_t step = r.global_step(a);
-    if (step < 0 || step >= l.steps) continue;
-    auto& cell = grid.at(in.process[ui] >> l.min_plevel, step >> l.min_slevel);
+  items([&](const StepLodItem& it) {
+    if (it.step < 0 || it.step >= l.steps || it.row < 0 || it.row >= l.processes) return;
+    auto& cell = grid.at(it.row >> l.min_plevel, it.step >> l.min_slevel);
     std::array<std::uint8_t, kStepLodCellBytes> op{};
-    op[kLodLateness] = quantize_metric(r.metrics.lateness(a), max_late);
-    op[kLodDiffLateness] = quantize_metric(r.metrics.diff_lateness(a), max_diff);
-    op[kLodGlobalLateness] = quantize_metric(r.metrics.global_lateness(a), max_global);
-    op[kLodDuration] = quantize_metric(in.end[ui] - in.start[ui], max_duration);
-    auto it = class_of_region.find(loaded.region[ui]);
-    op[kLodClasses] = static_cast<std::uint8_t>(1u << static_cast<int>(it == class_of_region.end() ? StartClass::Compute : it->second));
+    op[kLodLateness] = quantize_metric(it.lateness, max_late);
+    op[kLodDiffLateness] = quantize_metric(it.diff_lateness, max_diff);
+    op[kLodGlobalLateness] = quantize_metric(it.global_lateness, max_global);
+    op[kLodDuration] = quantize_metric(it.duration, max_duration);
+    auto c = class_of_region.find(it.region);
+    op[kLodClasses] = static_cast<std::uint8_t>(1u << static_cast<int>(c == class_of_region.end() ? StartClass::Compute : c->second));
     merge_into(cell, op);
-  }
+  });
 
   create_tile_table(db, "step_lod");
   StepGrid by_processes = std::move(grid);
@@ -121,7 +128,8 @@ void write_step_lod(Database& db, const LoadedCommTrace& loaded, const structure
                        {"step_lod_max_plevel", l.max_plevel},
                        {"step_lod_min_slevel", l.min_slevel},
                        {"step_lod_max_slevel", l.max_slevel},
-                       {"step_lod_steps", l.steps}});
+                       {"step_lod_steps", l.steps},
+                       {"step_lod_rows", l.processes}});
 }
 
 bool has_step_lod(Database& db) {
@@ -129,7 +137,9 @@ bool has_step_lod(Database& db) {
 }
 
 StepLod::StepLod(Database& db) : tiles_(db, "step_lod") {
-  layout_.processes = db.query_int("SELECT count(*) FROM processes");
+  // Logical rows: processes for MPI runs, chares for task runs (older files lack the fact).
+  layout_.processes = db.query_int("SELECT coalesce((SELECT value FROM meta WHERE key = 'step_lod_rows'),"
+                                   " (SELECT count(*) FROM processes))");
   layout_.min_plevel = static_cast<int>(read_meta_int(db, "step_lod_min_plevel", "re-run `weft analyze`"));
   layout_.max_plevel = static_cast<int>(read_meta_int(db, "step_lod_max_plevel", "re-run `weft analyze`"));
   layout_.min_slevel = static_cast<int>(read_meta_int(db, "step_lod_min_slevel", "re-run `weft analyze`"));

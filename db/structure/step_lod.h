@@ -8,6 +8,7 @@
 // exactly, so every level carries the true maximum of the events it covers.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "store/sqlite.h"
@@ -35,6 +36,18 @@ StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps);
 // Builds and writes step_lod and its meta facts from an analysis (inside the
 // caller's transaction).
 void write_step_lod(Database& db, const LoadedCommTrace& loaded, const structure::StructureResult& result);
+
+// One drawn event of any analysis (MPI op or task dependency event): its
+// logical row, global step, metrics and region.
+struct StepLodItem {
+  std::int64_t row = 0, step = 0;
+  TimeNs lateness = 0, diff_lateness = 0, global_lateness = 0, duration = 0;
+  std::int64_t region = 0;
+};
+// Calls its argument once per item; called twice (maxima, then cells).
+using StepLodItems = std::function<void(const std::function<void(const StepLodItem&)>&)>;
+// The same from items over `rows` logical rows (meta step_lod_rows).
+void write_step_lod_items(Database& db, std::int64_t rows, std::int64_t steps, const StepLodItems& items);
 bool has_step_lod(Database& db);
 
 // Quantized metric: 0 for none, else 1..255 of `max`.

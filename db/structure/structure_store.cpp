@@ -23,7 +23,8 @@ using structure::StructureResult;
 constexpr const char* kStructureTables[] = {"comm_event_blocks", "comm_events", "partitions",
                                             "partition_edges", "phases", "step_metrics",
                                             "process_metrics", "message_steps", "step_lod",
-                                            "time_metrics"};
+                                            "time_metrics", "logical_rows", "pe_metrics",
+                                            "imbalance_intervals", "entry_stats"};
 
 void drop_structure_tables(Database& db) {
   for (const char* table : kStructureTables) {
@@ -33,6 +34,8 @@ void drop_structure_tables(Database& db) {
       db.exec("DROP TABLE " + name);
   }
 }
+
+}  // namespace
 
 void create_structure_tables(Database& db) {
   drop_structure_tables(db);
@@ -65,20 +68,7 @@ void create_structure_tables(Database& db) {
   )sql");
 }
 
-// max and sum of the metrics over a group of ops (a step or a process).
-struct MetricTotals {
-  std::int64_t ops = 0;
-  TimeNs max_lateness = 0, sum_lateness = 0, max_diff = 0, sum_diff = 0, sum_wait = 0, comm = 0;
-  void add(TimeNs late, TimeNs diff, TimeNs wait, TimeNs duration) {
-    ++ops;
-    max_lateness = std::max(max_lateness, late);
-    sum_lateness += late;
-    max_diff = std::max(max_diff, diff);
-    sum_diff += diff;
-    sum_wait += wait;
-    comm += duration;
-  }
-};
+namespace {
 
 struct PartitionTotals {
   std::int64_t ops = 0;
@@ -89,6 +79,7 @@ struct PartitionTotals {
 void write_meta_facts(Database& db, const structure::AnalysisReport& report,
                       const AnalysisSettings& settings, std::int64_t unmatched, int step_shift) {
   db.exec("DELETE FROM meta WHERE key LIKE 'analysis_%'");
+  write_meta_text(db, "analysis_kind", "mpi");
   Statement put = db.prepare("INSERT OR REPLACE INTO meta VALUES (?, ?)");
   auto fact = [&](const std::string& key, const std::string& value) {
     put.bind(1, std::string_view("analysis_" + key));
@@ -161,6 +152,27 @@ void release_messages(structure::CommTrace& t) {
 }
 
 }  // namespace
+
+void write_metric_tables(Database& db, const std::vector<MetricTotals>& per_step,
+                         const std::vector<MetricTotals>& per_process) {
+  BatchInserter rows(db, "step_metrics", "", 7);
+  for (std::size_t s = 0; s < per_step.size(); ++s) {
+    const MetricTotals& m = per_step[s];
+    if (m.ops == 0) continue;
+    std::array<std::int64_t, 7> row{static_cast<std::int64_t>(s), m.ops, m.max_lateness, m.sum_lateness,
+                                    m.max_diff, m.sum_diff, m.sum_wait};
+    rows.add(row);
+  }
+  rows.flush();
+  BatchInserter procs(db, "process_metrics", "", 8);
+  for (std::size_t p = 0; p < per_process.size(); ++p) {
+    const MetricTotals& m = per_process[p];
+    std::array<std::int64_t, 8> row{static_cast<std::int64_t>(p), m.ops, m.max_lateness, m.sum_lateness,
+                                    m.max_diff, m.sum_diff, m.sum_wait, m.comm};
+    procs.add(row);
+  }
+  procs.flush();
+}
 
 bool has_structure(Database& db) {
   return has_table(db, "comm_event_blocks");
@@ -269,25 +281,7 @@ void write_structure(Database& db, LoadedCommTrace& loaded, const StructureResul
     }
     rows.flush();
   }
-  {
-    BatchInserter rows(db, "step_metrics", "", 7);
-    for (std::size_t s = 0; s < per_step.size(); ++s) {
-      const MetricTotals& m = per_step[s];
-      if (m.ops == 0) continue;
-      std::array<std::int64_t, 7> row{static_cast<std::int64_t>(s), m.ops, m.max_lateness, m.sum_lateness,
-                                      m.max_diff, m.sum_diff, m.sum_wait};
-      rows.add(row);
-    }
-    rows.flush();
-    BatchInserter procs(db, "process_metrics", "", 8);
-    for (std::size_t p = 0; p < per_process.size(); ++p) {
-      const MetricTotals& m = per_process[p];
-      std::array<std::int64_t, 8> row{static_cast<std::int64_t>(p), m.ops, m.max_lateness, m.sum_lateness,
-                                      m.max_diff, m.sum_diff, m.sum_wait, m.comm};
-      procs.add(row);
-    }
-    procs.flush();
-  }
+  write_metric_tables(db, per_step, per_process);
   write_meta_facts(db, r.report, settings, loaded.unmatched_messages, step_shift);
   write_view_facts(db, view_facts);
   tx.commit();

@@ -6,6 +6,7 @@
 // write_structure replaces any earlier analysis inside one transaction, so a
 // reader (a viewer with the file open, in WAL mode) sees either the old or the
 // new structure, never a mix.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@ namespace weft::db {
 
 struct AnalysisSettings {
   structure::AnalysisOptions options;
+  bool task_reorder = true;  // task runs (Projections): §3.2.1 reordering; --no-reorder
   std::string partition_function;
 };
 
@@ -31,6 +33,29 @@ void write_structure(Database& db, LoadedCommTrace& loaded,
                      const structure::StructureResult& result, const AnalysisSettings& settings);
 
 bool has_structure(Database& db);
+
+// max and sum of the metrics over a group of events (a step or a row).
+struct MetricTotals {
+  std::int64_t ops = 0;
+  TimeNs max_lateness = 0, sum_lateness = 0, max_diff = 0, sum_diff = 0, sum_wait = 0, comm = 0;
+  void add(TimeNs late, TimeNs diff, TimeNs wait, TimeNs duration) {
+    ++ops;
+    max_lateness = std::max(max_lateness, late);
+    sum_lateness += late;
+    max_diff = std::max(max_diff, diff);
+    sum_diff += diff;
+    sum_wait += wait;
+    comm += duration;
+  }
+};
+// Fills step_metrics (steps with events) and process_metrics (every row).
+void write_metric_tables(Database& db, const std::vector<MetricTotals>& per_step,
+                         const std::vector<MetricTotals>& per_process);
+
+// Drops every analysis table (MPI and task) and creates the shared ones
+// (comm_event_blocks, partitions, partition_edges, phases, step_metrics,
+// process_metrics), inside the caller's transaction.
+void create_structure_tables(Database& db);
 
 // The stored per-event results, aligned with the ops of a loaded CommTrace.
 struct StoredStructure {

@@ -17,21 +17,28 @@ constexpr std::int64_t kMaxTimeMetricBins = 1 << 20;
 }  // namespace
 
 void write_time_metrics(Database& db, const structure::StructureResult& r, std::int32_t bins) {
+  write_time_metric_items(db, [&](const auto& emit) {
+    for (structure::OpIndex a = 0; a < r.trace.op_count(); ++a)
+      emit(TimeMetricItem{r.trace.end[static_cast<std::size_t>(a)], r.metrics.lateness(a),
+                          r.metrics.global_lateness(a), r.metrics.diff_lateness(a), r.metrics.wait(a)});
+  }, bins);
+}
+
+void write_time_metric_items(Database& db, const TimeMetricItems& items, std::int32_t bins) {
   bins = std::max(bins, 1);
   const TimeNs end = std::max<TimeNs>(read_meta_int(db, "trace_end_ns"), 1);
   const TimeNs bin_ns = std::max<TimeNs>(1, (end + bins - 1) / bins);
   TimeMetrics m;
   for (auto& v : m.values) v.assign(static_cast<std::size_t>(bins), 0);
   std::vector<std::int64_t> ops(static_cast<std::size_t>(bins), 0);
-  for (structure::OpIndex a = 0; a < r.trace.op_count(); ++a) {
-    const TimeNs t = r.trace.end[static_cast<std::size_t>(a)];
-    const auto b = static_cast<std::size_t>(std::clamp<TimeNs>(t / bin_ns, 0, bins - 1));
+  items([&](const TimeMetricItem& it) {
+    const auto b = static_cast<std::size_t>(std::clamp<TimeNs>(it.end / bin_ns, 0, bins - 1));
     ++ops[b];
-    m.values[kTimeLateness][b] = std::max(m.values[kTimeLateness][b], r.metrics.lateness(a));
-    m.values[kTimeGlobalLateness][b] = std::max(m.values[kTimeGlobalLateness][b], r.metrics.global_lateness(a));
-    m.values[kTimeDiffLateness][b] = std::max(m.values[kTimeDiffLateness][b], r.metrics.diff_lateness(a));
-    m.values[kTimeWait][b] += r.metrics.wait(a);
-  }
+    m.values[kTimeLateness][b] = std::max(m.values[kTimeLateness][b], it.lateness);
+    m.values[kTimeGlobalLateness][b] = std::max(m.values[kTimeGlobalLateness][b], it.global_lateness);
+    m.values[kTimeDiffLateness][b] = std::max(m.values[kTimeDiffLateness][b], it.diff_lateness);
+    m.values[kTimeWait][b] += it.wait;
+  });
   db.exec("DROP TABLE IF EXISTS time_metrics");
   db.exec(
       "CREATE TABLE time_metrics(bin INTEGER PRIMARY KEY, ops INTEGER NOT NULL,"

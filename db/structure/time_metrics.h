@@ -7,6 +7,7 @@
 // of a whole run is read from a thousand rows, never from the events.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "common/types.h"
@@ -30,6 +31,13 @@ constexpr std::int32_t kDefaultTimeMetricBins = 1024;
 // (re)creates the time_metrics table inside the caller's transaction.
 void write_time_metrics(Database& db, const structure::StructureResult& r,
                         std::int32_t bins = kDefaultTimeMetricBins);
+// The same from items of any analysis: each with its end time, lateness,
+// global lateness, differential lateness and wait.
+struct TimeMetricItem {
+  TimeNs end = 0, lateness = 0, global_lateness = 0, diff_lateness = 0, wait = 0;
+};
+using TimeMetricItems = std::function<void(const std::function<void(const TimeMetricItem&)>&)>;
+void write_time_metric_items(Database& db, const TimeMetricItems& items, std::int32_t bins = kDefaultTimeMetricBins);
 bool has_time_metrics(Database& db);
 // Throws weft::Error naming the file when the table or its meta is malformed.
 TimeMetrics read_time_metrics(Database& db);
