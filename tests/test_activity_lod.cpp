@@ -4,6 +4,7 @@
 // and that a window read returns each run of cells once.
 #include <gtest/gtest.h>
 
+#include "common/int_math.h"
 #include "store/sqlite.h"
 #include "summary/activity_lod.h"
 #include "summary/start_histogram.h"
@@ -56,6 +57,18 @@ TEST(ActivityLod, LayoutCoversTheRunWithBoundedLevels) {
   EXPECT_EQ(big.min_plevel, 6);  // 65,536 / 2^6 = 1,024 blocks
   EXPECT_EQ(big.blocks(big.min_plevel), db::kMaxLodBlocks);
   EXPECT_EQ(big.max_plevel, 16);
+
+  // A damaged run's end near 2^63 (test_corrupt_store's hostile edits): the
+  // bins still cover it, with no overflow on the way (UBSan checks that).
+  db::LodLayout huge = db::plan_lod_layout(4, INT64_MAX);
+  EXPECT_LE(huge.bins, db::kLodBins);
+  EXPECT_GE(static_cast<double>(huge.bin_ns) * static_cast<double>(huge.bins), static_cast<double>(INT64_MAX));
+  EXPECT_EQ(weft::ceil_div(INT64_MAX, 1024), INT64_MAX / 1024 + 1);
+  EXPECT_EQ(weft::ceil_div(2048, 1024), 2);
+  EXPECT_EQ(weft::ceil_div(0, 7), 0);
+  EXPECT_EQ(weft::saturating_add(INT64_MAX - 1, 5), INT64_MAX);
+  EXPECT_EQ(weft::saturating_add(INT64_MIN + 1, -5), INT64_MIN);
+  EXPECT_EQ(weft::saturating_add(40, 2), 42);
 }
 
 TEST(ActivityLod, CellsShowTheInnermostCallAndVoteUpward) {

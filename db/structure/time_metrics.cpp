@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/int_math.h"
 #include "store/batch_insert.h"
 #include "store/meta.h"
 
@@ -27,7 +28,7 @@ void write_time_metrics(Database& db, const structure::StructureResult& r, std::
 void write_time_metric_items(Database& db, const TimeMetricItems& items, std::int32_t bins) {
   bins = std::max(bins, 1);
   const TimeNs end = std::max<TimeNs>(read_meta_int(db, "trace_end_ns"), 1);
-  const TimeNs bin_ns = std::max<TimeNs>(1, (end + bins - 1) / bins);
+  const TimeNs bin_ns = std::max<TimeNs>(1, ceil_div(end, bins));
   TimeMetrics m;
   for (auto& v : m.values) v.assign(static_cast<std::size_t>(bins), 0);
   std::vector<std::int64_t> ops(static_cast<std::size_t>(bins), 0);
@@ -37,7 +38,7 @@ void write_time_metric_items(Database& db, const TimeMetricItems& items, std::in
     m.values[kTimeLateness][b] = std::max(m.values[kTimeLateness][b], it.lateness);
     m.values[kTimeGlobalLateness][b] = std::max(m.values[kTimeGlobalLateness][b], it.global_lateness);
     m.values[kTimeDiffLateness][b] = std::max(m.values[kTimeDiffLateness][b], it.diff_lateness);
-    m.values[kTimeWait][b] += it.wait;
+    m.values[kTimeWait][b] = saturating_add(m.values[kTimeWait][b], it.wait);
   });
   db.exec("DROP TABLE IF EXISTS time_metrics");
   db.exec(

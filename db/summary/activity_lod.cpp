@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/int_math.h"
 #include "store/meta.h"
 #include "store/record_scan.h"
 #include "summary/lod_tiles.h"
@@ -190,9 +191,9 @@ LodLayout plan_lod_layout(std::int64_t processes, TimeNs trace_end_ns) {
   while (l.blocks(l.min_plevel) > kMaxLodBlocks) ++l.min_plevel;
   l.max_plevel = l.min_plevel;
   while (l.block_size(l.max_plevel) < l.processes) ++l.max_plevel;
-  const TimeNs span = std::max<TimeNs>(trace_end_ns, 0) + 1;
-  l.bin_ns = std::max<TimeNs>(1, (span + kLodBins - 1) / kLodBins);
-  l.bins = (span + l.bin_ns - 1) / l.bin_ns;
+  const TimeNs span = std::clamp<TimeNs>(trace_end_ns, 0, INT64_MAX - 1) + 1;
+  l.bin_ns = std::max<TimeNs>(1, ceil_div(span, kLodBins));
+  l.bins = ceil_div(span, l.bin_ns);
   while (l.bins_at(l.max_tlevel + 1) >= kMinLodBins && l.max_tlevel < 16) ++l.max_tlevel;
   return l;
 }

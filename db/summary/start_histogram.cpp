@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/int_math.h"
 #include "store/batch_insert.h"
 #include "store/meta.h"
 #include "store/record_scan.h"
@@ -49,7 +50,7 @@ std::unordered_map<std::int64_t, StartClass> read_region_classes(Database& db) {
 void write_start_histogram(Database& db, std::int32_t bins) {
   bins = std::max(bins, 1);
   const TimeNs end = std::max<TimeNs>(read_meta_int(db, "trace_end_ns"), 1);
-  const TimeNs bin_ns = std::max<TimeNs>(1, (end + bins - 1) / bins);
+  const TimeNs bin_ns = std::max<TimeNs>(1, ceil_div(end, bins));
 
   // References are usually dense but need not be: a map, looked up once per run of a region.
   const std::unordered_map<std::int64_t, StartClass> class_of_region = read_region_classes(db);
