@@ -90,8 +90,8 @@ class AnimatedPhysical final : public AnimatedView {
     }
     DrawnView drawn = draw_physical_timeline(panel_, renderer_, info_, data_.get(), area, fb_w, fb_h, false);
     draw_cursor(drawn.view, static_cast<double>(t_ns));
-    draw_physical_flights(drawn.view, data_->messages, *filter_, static_cast<double>(t_ns),
-                          static_cast<double>(info_.meta.max_message_ns));
+    // No logical window here to say how late each receive was: dots without glow.
+    draw_physical_flights(drawn.view, data_->messages, *filter_, static_cast<double>(t_ns), nullptr, 0.0);
   }
 
  private:
@@ -147,8 +147,8 @@ class AnimatedLogical final : public AnimatedView {
         draw_logical_timeline(panel_, renderer_, info_, facts_, color_, data_.get(), area, fb_w, fb_h, false);
     const double step = sweep0_ + (sweep1_ - sweep0_) * std::clamp(progress, 0.0, 1.0);
     draw_cursor(drawn.view, step);
-    draw_logical_flights(drawn.view, data_->messages, *filter_, step,
-                         static_cast<double>(facts_.max_message_steps));
+    draw_logical_flights(drawn.view, data_->messages, data_->recv_lateness, *filter_, step,
+                         static_cast<double>(facts_.max_lateness_ns));
   }
 
  private:

@@ -167,6 +167,33 @@ db::StepWindow step_window_for_viewport(const TimelineViewport& viewport, double
   return w;
 }
 
+namespace {
+
+// The late path of issue 6's messages in flight glows by the lateness of each
+// message's receive: look the receive up by (receiver, receive step) among
+// the window's events.
+void find_receive_lateness(LoadedLogicalWindow& out) {
+  const db::StepEvents& e = out.events;
+  const db::StepMessages& m = out.messages;
+  auto key = [](ProcessIndex p, std::int64_t step) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(p)) << 32) | static_cast<std::uint32_t>(step);
+  };
+  std::unordered_map<std::uint64_t, TimeNs> lateness_at;
+  lateness_at.reserve(e.size());
+  for (std::size_t i = 0; i < e.size(); ++i) lateness_at[key(e.process[i], e.step[i])] = e.lateness_ns[i];
+  out.recv_lateness.assign(m.size(), 0);
+  out.recv_lateness_by_message.clear();
+  out.recv_lateness_by_message.reserve(m.size());
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    auto it = lateness_at.find(key(m.dst[i], m.recv_step[i]));
+    if (it == lateness_at.end()) continue;
+    out.recv_lateness[i] = it->second;
+    out.recv_lateness_by_message[m.message[i]] = it->second;
+  }
+}
+
+}  // namespace
+
 void load_logical_window(db::LogicalWindowQuery& query, db::StepLod* lod, const TraceInfo& info,
                          const db::StructureFacts& facts, LogicalColor color,
                          const ViewFilter& filter, db::StepWindow window, const StepZoom& zoom,
@@ -180,6 +207,8 @@ void load_logical_window(db::LogicalWindowQuery& query, db::StepLod* lod, const 
     out.color = color;
     out.events.clear();
     out.messages.clear();
+    out.recv_lateness.clear();
+    out.recv_lateness_by_message.clear();
     out.geometry.clear();
     out.geometry.origin_ns = 0;
     auto [p, s] = lod->choose_levels(zoom.px_per_step, zoom.px_per_row, kLodCellPx);
@@ -238,6 +267,7 @@ void load_logical_window(db::LogicalWindowQuery& query, db::StepLod* lod, const 
     g.line_row.push_back(static_cast<float>(dst));
   }
   render::build_pick_index(g, static_cast<std::int32_t>(filter.rows()), out.picks);
+  find_receive_lateness(out);
 }
 
 }  // namespace weft::app

@@ -3,6 +3,7 @@
 // and the contents of one loaded step × process window, turned into the same
 // GPU geometry the physical timeline draws (x in steps instead of ns).
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "app/timeline_data.h"
@@ -58,6 +59,11 @@ struct LoadedLogicalWindow {
   render::PickIndex picks;
   std::vector<std::uint32_t> order_scratch;  // events by (process, step), reused
   double query_ms = 0;  // the store's share of the load: reading events and messages, or LOD cells
+  // Per message of `messages`: the lateness of its receive, the event at its
+  // receive step on its receiver (0 when that event is outside the window);
+  // and the same by message id, for the physical view's messages in flight.
+  std::vector<TimeNs> recv_lateness;
+  std::unordered_map<std::int64_t, TimeNs> recv_lateness_by_message;
 };
 
 // The step window to load for `viewport` (x in steps), widened by `pad` times

@@ -41,23 +41,35 @@ std::size_t draw_flights(const render::ViewTransform& view, std::size_t count, d
   return drawn;
 }
 
+// A receive's lateness as a share of the run's largest.
+double lateness_share(TimeNs lateness, double max_lateness_ns) {
+  return max_lateness_ns > 0 ? static_cast<double>(lateness) / max_lateness_ns : 0.0;
+}
+
 }  // namespace
 
 std::size_t draw_physical_flights(const render::ViewTransform& view, const db::WindowMessages& messages,
-                                  const ViewFilter& filter, double t_ns, double max_flight_ns) {
+                                  const ViewFilter& filter, double t_ns,
+                                  const std::unordered_map<std::int64_t, TimeNs>* recv_lateness,
+                                  double max_lateness_ns) {
   return draw_flights(view, messages.size(), t_ns,
                       [&](std::size_t i, double& x0, double& r0, double& x1, double& r1, double& late) {
                         r0 = filter.row(messages.src[i]);
                         r1 = filter.row(messages.dst[i]);
                         x0 = static_cast<double>(messages.send_ns[i]);
                         x1 = static_cast<double>(messages.recv_ns[i]);
-                        late = max_flight_ns > 0 ? (x1 - x0) / max_flight_ns : 0.0;
+                        late = 0.0;
+                        if (recv_lateness && t_ns >= x0 && t_ns <= x1) {  // look up only what flies
+                          auto it = recv_lateness->find(messages.id[i]);
+                          if (it != recv_lateness->end()) late = lateness_share(it->second, max_lateness_ns);
+                        }
                         return r0 >= 0 && r1 >= 0;
                       });
 }
 
 std::size_t draw_logical_flights(const render::ViewTransform& view, const db::StepMessages& messages,
-                                 const ViewFilter& filter, double step, double max_steps) {
+                                 const std::vector<TimeNs>& recv_lateness, const ViewFilter& filter, double step,
+                                 double max_lateness_ns) {
   // A step's box spans [s, s + 1): a message leaves the middle of its send
   // step and arrives in the middle of its receive step.
   return draw_flights(view, messages.size(), step,
@@ -66,7 +78,7 @@ std::size_t draw_logical_flights(const render::ViewTransform& view, const db::St
                         r1 = filter.row(messages.dst[i]);
                         x0 = messages.send_step[i] + 0.5;
                         x1 = messages.recv_step[i] + 0.5;
-                        late = max_steps > 0 ? (x1 - x0) / max_steps : 0.0;
+                        late = i < recv_lateness.size() ? lateness_share(recv_lateness[i], max_lateness_ns) : 0.0;
                         return r0 >= 0 && r1 >= 0;
                       });
 }

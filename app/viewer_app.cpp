@@ -382,9 +382,9 @@ void run_viewer(const ViewerOptions& options) {
           selection = select_in_logical(*logical.current, logical_view.hovered);
         if (selection) draw_selection(*selection, logical_view.view, true, partition_spans, *filter);
         if (logical.current)
-          draw_logical_flights(logical_view.view, logical.current->messages, *filter,
-                               db::step_at_time(partition_spans, slider.current_ns()),
-                               static_cast<double>(facts.max_message_steps));
+          draw_logical_flights(logical_view.view, logical.current->messages, logical.current->recv_lateness,
+                               *filter, db::step_at_time(partition_spans, slider.current_ns()),
+                               static_cast<double>(facts.max_lateness_ns));
         y += logical_height;
         const TimelineViewport& lv = logical_panel.viewport();
         if (auto span = overview->draw({0, y, w, strip_height}, color, lv.t0_ns, lv.t1_ns, true)) {
@@ -423,7 +423,8 @@ void run_viewer(const ViewerOptions& options) {
       if (selection) draw_selection(*selection, physical_view, false, partition_spans, *filter);
       if (physical.current)
         draw_physical_flights(physical_view, physical.current->messages, *filter, slider.current_ns(),
-                              static_cast<double>(info.meta.max_message_ns));
+                              logical.current ? &logical.current->recv_lateness_by_message : nullptr,
+                              static_cast<double>(facts.max_lateness_ns));
       y += rest - logical_height;
       if (particles && toolbar_state.particles) {
         // The controls get their own column right of the panel, clear of its legend.

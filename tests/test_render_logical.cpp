@@ -8,10 +8,15 @@
 
 #include <algorithm>
 
+#include "app/logical_data.h"
+#include "app/timeline_data.h"
+#include "app/view_filter.h"
 #include "import_test_support.h"
 #include "metric_colormap.h"
 #include "png_test_support.h"
 #include "store/sqlite.h"
+#include "store/window_query.h"
+#include "structure/logical_window.h"
 #include "structure/step_lod.h"
 #include "structure/time_metrics.h"
 #include "summary/start_histogram.h"
@@ -278,3 +283,34 @@ TEST_F(RenderLogical, BadOptionsAndMissingAnalysisFailWithOneLine) {
 }
 
 }  // namespace
+
+TEST_F(RenderLogical, MessagesInFlightCarryTheLatenessOfTheirReceive) {
+  // The whole run in detail (16 processes, 85 steps: far below the LOD limit).
+  weft::db::WindowQuery query(run_.string());
+  const weft::app::TraceInfo info = weft::app::read_trace_info(query);
+  weft::db::LogicalWindowQuery steps(query.database());
+  const weft::db::StructureFacts facts = steps.facts();
+  auto filter = weft::app::make_view_filter(info, "", {}, "");
+  weft::app::LoadedLogicalWindow w;
+  weft::app::load_logical_window(steps, nullptr, info, facts, weft::app::LogicalColor::Lateness, *filter,
+                                 {0, facts.global_steps - 1, 0, static_cast<weft::ProcessIndex>(info.processes.size() - 1)},
+                                 {10.0, 10.0}, w);
+  ASSERT_FALSE(w.from_lod);
+  ASSERT_GT(w.messages.size(), 100u);
+  ASSERT_EQ(w.recv_lateness.size(), w.messages.size());
+  // Each message's glow is the lateness of the event at its receive step on
+  // its receiver, as comm_events stores it.
+  weft::db::Database db(run_.string(), weft::db::Database::Mode::ReadOnly);
+  int late = 0;
+  for (std::size_t i = 0; i < w.messages.size(); i += 7) {
+    const std::int64_t expected = db.query_int(
+        "SELECT max(lateness_ns) FROM comm_events WHERE process = " + std::to_string(w.messages.dst[i]) +
+            " AND step = " + std::to_string(w.messages.recv_step[i]), 0);
+    EXPECT_EQ(w.recv_lateness[i], expected) << "message " << w.messages.message[i];
+    EXPECT_EQ(w.recv_lateness_by_message.at(w.messages.message[i]), expected);
+    late += expected > 0;
+  }
+  // The delay makes some receives late and leaves others on time.
+  EXPECT_GT(late, 0);
+  EXPECT_LT(late, static_cast<int>((w.messages.size() + 6) / 7));
+}
