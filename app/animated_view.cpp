@@ -36,6 +36,8 @@ class AnimatedParticles final : public AnimatedView {
     s.frames_per_s = spec.frames_per_s;
     s.fade_s = spec.fade_s;
     s.omin = spec.omin;
+    if (spec.row1 > spec.row0)
+      view_.set_processes(static_cast<ProcessIndex>(spec.row0), static_cast<ProcessIndex>(spec.row1) - 1);
   }
   void draw_at(double progress, const render::PixelRect& area, int fb_w, int fb_h) override {
     const TimeNs t_ns = time_at(spec_, progress);

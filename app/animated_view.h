@@ -15,7 +15,7 @@ struct AnimatedViewSpec {
   std::string view = "particles";  // particles, physical or logical
   TimeNs from_ns = 0;              // the data time span the animation covers
   TimeNs to_ns = 0;
-  double row0 = 0;                 // processes shown by the timelines: rows [row0, row1)
+  double row0 = 0;                 // processes shown: rows (particles: segments) [row0, row1)
   double row1 = 0;                 // 0: all
   std::int64_t step0 = -1;         // logical view: global steps [step0, step1] swept instead of
   std::int64_t step1 = -1;         // the steps of [from_ns, to_ns] (-1: from the times)

@@ -135,9 +135,11 @@ void VirtualRankLanes::load(const render::ViewTransform& view) {
       spans_.insert(spans_.end(), one.begin(), one.end());
     }
   }
+  // Every migration of the visible ranks, sampled or not: a migration is the
+  // rare event the lanes are for, so none may vanish when zoomed out.
   migrations_.clear();
   for (const db::Migration& m : db::read_migrations(db_, t0, t1))
-    if (m.vp >= vp0 && m.vp < vp1 && (m.vp - vp0) % stride == 0) migrations_.push_back(m);
+    if (m.vp >= vp0 && m.vp < vp1) migrations_.push_back(m);
 }
 
 void VirtualRankLanes::draw_lanes(const render::ViewTransform& view) const {
@@ -157,12 +159,17 @@ void VirtualRankLanes::draw_lanes(const render::ViewTransform& view) const {
     fill(draw, x0, static_cast<float>(y + gap), std::max(x1, x0 + 1.0f), static_cast<float>(y + std::max(thick - gap, 1.0)),
          pe_tint(s.pe));
   }
-  // The marker: a white tick across the lane where the tint changes.
+  // The marker: a white tick across the lane where the tint changes (of
+  // ranks not sampled, across the pixel row of the rank drawn for them).
   for (const db::Migration& m : migrations_) {
     const auto x = static_cast<float>(view.x_of(static_cast<double>(m.time_ns)));
-    const double y = view.y_of(static_cast<double>(m.vp));
-    draw->AddLine(ImVec2(x, static_cast<float>(y)), ImVec2(x, static_cast<float>(y + std::max(thick, 2.0))),
-                  kCursorColor, 1.5f);
+    const std::int64_t drawn_vp = vp0_ + (m.vp - vp0_) / stride_ * stride_;
+    // At least 8 px tall to be seen on sub-pixel lanes, kept inside the plot
+    // (the last rank's marker grows upwards).
+    const double height = std::max(thick, 8.0);
+    const double bottom = static_cast<double>(view.plot.y + view.plot.height);
+    const double y = std::min(view.y_of(static_cast<double>(drawn_vp)), bottom - height);
+    draw->AddLine(ImVec2(x, static_cast<float>(y)), ImVec2(x, static_cast<float>(y + height)), kCursorColor, 1.5f);
   }
   draw->PopClipRect();
 }

@@ -43,7 +43,7 @@ void draw_pe_label_tooltip(const PeViewSummary& s, const render::ViewTransform& 
 void draw_migration_ribbons(const render::ViewTransform& view, const std::vector<db::Migration>& migrations);
 
 // The PE of each visible rank over the visible span, tinted per PE, with a
-// marker at each migration; one pixel row samples one rank when ranks are
+// marker at each migration (all of them); one pixel row samples one rank when ranks are
 // thinner than a pixel, so drawing is bounded by the plot's pixels.
 class VirtualRankLanes {
  public:

@@ -106,7 +106,7 @@ void add_record_command(CLI::App& app) {
   cmd->add_option("--fps", options->fps, "frames per second of the clip")->capture_default_str();
   cmd->add_option("--out,-o", options->out, "video file (e.g. clip.mp4); without ffmpeg, PNGs go to OUT.frames/");
   cmd->add_option("--size", options->size, "frame size WIDTHxHEIGHT")->capture_default_str();
-  cmd->add_option("--procs", options->procs, "timelines: processes shown, A:B (inclusive)");
+  cmd->add_option("--procs", options->procs, "processes shown (timeline rows, particle segments), A:B (inclusive)");
   cmd->add_option("--color", options->color, "logical view: color metric")->capture_default_str();
   cmd->add_option("--fade", options->fade_s, "particles: fade time in seconds of the clip")->capture_default_str();
   cmd->add_option("--omin", options->omin, "particles: least opacity of the history")->capture_default_str();

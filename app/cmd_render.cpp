@@ -240,8 +240,8 @@ void render_overview(const RenderOptions& options, db::WindowQuery& query, const
 // the run as if it had been played with the same data time step.
 void render_particles(const RenderOptions& options, db::WindowQuery& query, const TraceInfo& info,
                       Size size) {
-  if (!options.time.empty() || !options.steps.empty() || !options.procs.empty())
-    throw Error("--time/--steps/--procs: the particle view takes --at TIME");
+  if (!options.time.empty() || !options.steps.empty())
+    throw Error("--time/--steps: the particle view takes --at TIME");
   const TimeNs end = info.meta.trace_end_ns;
   const TimeNs at = options.at.empty() ? end : parse_time_option("--at", options.at, end);
   if (!(options.fade_s >= 0) || !(options.fps > 0) || !(options.omin >= 0 && options.omin <= 1))
@@ -254,6 +254,10 @@ void render_particles(const RenderOptions& options, db::WindowQuery& query, cons
   settings.fade_s = options.fade_s;
   settings.frames_per_s = options.fps;
   settings.omin = options.omin;
+  if (!options.procs.empty()) {
+    auto [first, last] = parse_index_range("--procs", options.procs, static_cast<std::int64_t>(info.processes.size()));
+    view.set_processes(static_cast<ProcessIndex>(first), static_cast<ProcessIndex>(last));
+  }
   view.set_area(frame.area());
   view.replay_to(at);
   frame.begin();

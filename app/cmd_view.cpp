@@ -18,6 +18,8 @@ void add_view_command(CLI::App& app) {
                 "print frame time percentiles, first-frame time, window load times and memory at exit");
   cmd->add_option("--procs", options->processes,
                   "show only these processes: A, A-B or A-B:STRIDE, comma-separated (also in the toolbar)");
+  cmd->add_option("--chares", options->chares,
+                  "Charm++ runs: show only these chare rows in the logical view (same syntax; also in the toolbar)");
   cmd->add_flag("--tour", options->tour,
                 "with --frames: zoom and pan along a fixed path (for benchmarks)");
   cmd->add_flag("--particles", options->particles,

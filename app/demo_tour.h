@@ -8,7 +8,7 @@
 //       { "view": "particles",         particles, physical or logical
 //         "from": "0%", "to": "45%",   data time span (as `weft render --time`)
 //         "steps": "30:60",            logical view: global steps instead of from/to
-//         "procs": "0:15",             timelines: processes shown
+//         "procs": "0:15",             processes shown (rows, particle segments)
 //         "color": "lateness",         logical view: color metric
 //         "seconds": 6,                how long it plays: the play speed is span / seconds
 //         "caption": "..." } ] }

@@ -69,6 +69,18 @@ void draw_particle_controls(ParticleControls& controls, ParticleView& view, cons
   if (ImGui::SliderFloat("fade (s)", &fade, 0.0f, 10.0f, "%.1f")) s.fade_s = fade;
   ImGui::SetNextItemWidth(0.45f * area.width);
   ImGui::SliderFloat("O min", &s.omin, 0.0f, 1.0f, "%.2f");
+  // The processes shown, applied when the drag ends: each new range reloads
+  // the particles alive now and starts a new history.
+  const int last = static_cast<int>(std::max<std::size_t>(info.processes.size(), 1)) - 1;
+  if (!controls.dragging_processes) {
+    controls.process_lo = static_cast<int>(view.first_process());
+    controls.process_hi = controls.process_lo + static_cast<int>(view.shown_processes()) - 1;
+  }
+  ImGui::SetNextItemWidth(0.45f * area.width);
+  ImGui::DragIntRange2("processes", &controls.process_lo, &controls.process_hi, 0.25f, 0, last);
+  controls.dragging_processes = ImGui::IsItemActive();
+  if (ImGui::IsItemDeactivatedAfterEdit())
+    view.set_processes(static_cast<ProcessIndex>(controls.process_lo), static_cast<ProcessIndex>(controls.process_hi));
   ImGui::Text("%zu live, %zu running", view.live_particles(), view.running_particles());
   ImGui::SameLine();
   if (ImGui::Button("colors...")) ImGui::OpenPopup("particle colors");

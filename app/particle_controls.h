@@ -2,7 +2,7 @@
 // The "Particles" control window of `weft view` (particle-animation.txt
 // §3.2.2, "timing control variables"): play/pause, the data time step, the
 // animation interval (frames per second), the fade time, O_min of the history
-// tone mapping and "clear history". The shared timeline slider moves the time.
+// tone mapping, "clear history" and the range of processes shown. The shared timeline slider moves the time.
 #include "app/particle_view.h"
 #include "view_transform.h"
 
@@ -11,6 +11,9 @@ namespace weft::app {
 struct ParticleControls {
   bool playing = false;
   double last_frame_s = -1;  // wall time of the last animation frame
+  bool dragging_processes = false;  // the process range being edited, not yet applied
+  int process_lo = 0;
+  int process_hi = 0;
 };
 
 // Width of the controls' column in `weft view`.

@@ -41,6 +41,7 @@ ParticleView::ParticleView(db::WindowQuery& query, const TraceInfo& info, render
   for (std::int32_t r : info.legend_order)
     if (mask_[static_cast<std::size_t>(r)]) legend_.push_back(r);
   settings_.step_ns = default_particle_step_ns(info.meta.trace_end_ns);
+  shown_processes_ = std::max<std::size_t>(info.processes.size(), 1);
   dmax_ns_ = static_cast<double>(std::max<TimeNs>(feed_.longest_duration(), 2));
 }
 
@@ -59,8 +60,22 @@ render::ParticleScale ParticleView::scale() const {
   render::ParticleScale s;
   s.dmax_ns = dmax_ns_;
   s.fade_ns = std::max(0.0, settings_.fade_s) * std::max(settings_.frames_per_s, 1e-3) * settings_.step_ns;
-  s.process_count = std::max<std::size_t>(info_.processes.size(), 1);
+  s.first_process = first_process_;
+  s.process_count = shown_processes_;
   return s;
+}
+
+void ParticleView::set_processes(ProcessIndex first, ProcessIndex last) {
+  const auto count = static_cast<ProcessIndex>(std::max<std::size_t>(info_.processes.size(), 1));
+  first = std::clamp<ProcessIndex>(first, 0, count - 1);
+  last = std::clamp<ProcessIndex>(last, first, count - 1);
+  const auto shown = static_cast<std::size_t>(last - first) + 1;
+  if (first == first_process_ && shown == shown_processes_) return;
+  first_process_ = first;
+  shown_processes_ = shown;
+  // The history's pixels belong to the old segments.
+  history_.clear();
+  jump_to(now_);
 }
 
 void ParticleView::set_area(const render::PixelRect& area) {
@@ -148,11 +163,12 @@ void ParticleView::draw_segments() const {
   ImDrawList* draw = ImGui::GetForegroundDrawList();
   const render::PixelRect& plot = layout_.plot;
   const render::PixelRect& strip = layout_.segments;
-  const auto count = static_cast<std::int64_t>(std::max<std::size_t>(info_.processes.size(), 1));
+  const auto count = static_cast<std::int64_t>(shown_processes_);
+  const auto base = static_cast<std::int64_t>(first_process_);
   const double segment = plot.width / static_cast<double>(count);
   // Segments narrower than a label are shown in groups of 1, 2, 5, 10, ...
   // processes (§3.2.1: "each segment corresponds to a set of processes").
-  const float label_px = ImGui::CalcTextSize(std::to_string(count - 1).c_str()).x + 14.0f;
+  const float label_px = ImGui::CalcTextSize(std::to_string(base + count - 1).c_str()).x + 14.0f;
   std::int64_t group = 1;
   for (std::int64_t mult = 1; group * segment < label_px && group < count; mult *= 10)
     for (std::int64_t g : {1, 2, 5})
@@ -165,15 +181,18 @@ void ParticleView::draw_segments() const {
                         k % 2 ? IM_COL32(90, 90, 100, 255) : IM_COL32(150, 150, 160, 255));
     if (first > 0) draw->AddLine(ImVec2(x0, plot.y), ImVec2(x0, plot.y + plot.height), IM_COL32(255, 255, 255, 16));
     // A last group too narrow for its label keeps it off the legend's column.
-    const std::string label = std::to_string(first);
+    const std::string label = std::to_string(base + first);
     if (x0 + 2.0f + ImGui::CalcTextSize(label.c_str()).x <= plot.x + plot.width + 4.0f || first == 0)
       draw->AddText(ImVec2(x0 + 2.0f, strip.y + strip.height + 2.0f), kDimTextColor, label.c_str());
   }
-  char axis[128];
+  char shown[64] = "";
+  if (count < static_cast<std::int64_t>(info_.processes.size()))
+    std::snprintf(shown, sizeof shown, " of %zu", info_.processes.size());
+  char axis[160];
   if (group == 1)
-    std::snprintf(axis, sizeof axis, "process (%lld, one segment each)", static_cast<long long>(count));
+    std::snprintf(axis, sizeof axis, "process (%lld%s, one segment each)", static_cast<long long>(count), shown);
   else
-    std::snprintf(axis, sizeof axis, "process (%lld, labelled every %lld)", static_cast<long long>(count),
+    std::snprintf(axis, sizeof axis, "process (%lld%s, labelled every %lld)", static_cast<long long>(count), shown,
                   static_cast<long long>(group));
   const float w = ImGui::CalcTextSize(axis).x;
   draw->AddText(ImVec2(plot.x + 0.5f * (plot.width - w), strip.y + strip.height + line + 4.0f), kTextColor, axis);

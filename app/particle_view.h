@@ -56,6 +56,12 @@ class ParticleView {
   // From the start up to `t` as if played: empty history, then play_to(t).
   void replay_to(TimeNs t);
   void clear_history() { history_.clear(); }
+  // Shows only processes [first, last] (clamped to the run), one segment
+  // each. A new range starts a new history and jumps to now() (the particles
+  // alive then, as the slider does); all processes by default.
+  void set_processes(ProcessIndex first, ProcessIndex last);
+  ProcessIndex first_process() const { return first_process_; }
+  std::size_t shown_processes() const { return shown_processes_; }
   // The particle colors by region position (the trace's, then the user's picks).
   const std::vector<render::Rgba8>& colors() const { return colors_; }
   // Recolors region position `region` (live particles, legend, later particles).
@@ -86,6 +92,8 @@ class ParticleView {
   render::PixelRect area_;
   render::ParticleLayout layout_;
   double dmax_ns_ = 2;
+  ProcessIndex first_process_ = 0;
+  std::size_t shown_processes_ = 1;
   TimeNs now_ = 0;
   bool field_changed_ = true;
 };

@@ -30,7 +30,8 @@ render::Rgba8 dimmed(render::Rgba8 c) {
 
 }  // namespace
 
-std::vector<ProcessIndex> parse_process_ranges(const std::string& text, std::size_t process_count) {
+std::vector<ProcessIndex> parse_process_ranges(const std::string& text, std::size_t process_count,
+                                               const std::string& what) {
   std::vector<ProcessIndex> out;
   const auto count = static_cast<long long>(process_count);
   if (text.find_first_not_of(" \t") == std::string::npos) {
@@ -55,12 +56,12 @@ std::vector<ProcessIndex> parse_process_ranges(const std::string& text, std::siz
                static_cast<std::size_t>(used) == item.size()) {
       last = first;
     } else {
-      throw Error("processes: '" + item + "' is not A, A-B or A-B:STRIDE");
+      throw Error(what + ": '" + item + "' is not A, A-B or A-B:STRIDE");
     }
     if (first < 0 || last < first || stride < 1)
-      throw Error("processes: '" + item + "' needs 0 <= A <= B and a stride of at least 1");
+      throw Error(what + ": '" + item + "' needs 0 <= A <= B and a stride of at least 1");
     if (first >= count)
-      throw Error("processes: '" + item + "' starts past the last process (" + std::to_string(count - 1) + ")");
+      throw Error(what + ": '" + item + "' starts past the last row (" + std::to_string(count - 1) + ")");
     for (long long p = first; p <= std::min(last, count - 1); p += stride)
       out.push_back(static_cast<ProcessIndex>(p));
     if (comma == std::string::npos) break;
@@ -76,8 +77,9 @@ std::shared_ptr<const ViewFilter> make_view_filter(const TraceInfo& info, const 
                                                    const std::string& search) {
   auto f = std::make_shared<ViewFilter>();
   f->process_text = process_text;
-  f->process_of_row = parse_process_ranges(process_text, info.processes.size());
-  if (f->process_of_row.empty()) throw Error("processes: '" + process_text + "' names no process");
+  const std::string what = info.task_rows ? "chares" : "processes";
+  f->process_of_row = parse_process_ranges(process_text, info.processes.size(), what);
+  if (f->process_of_row.empty()) throw Error(what + ": '" + process_text + "' names no row");
   f->all_processes = f->process_of_row.size() == info.processes.size();
   f->row_of_process.assign(info.processes.size(), -1);
   for (std::size_t r = 0; r < f->process_of_row.size(); ++r)

@@ -14,8 +14,9 @@ namespace weft::app {
 
 // Processes named by `text`: comma-separated items `A`, `A-B` or `A-B:STRIDE`
 // (inclusive, 0-based), sorted and without repeats. Empty text: all. Throws
-// weft::Error saying what is wrong with the text.
-std::vector<ProcessIndex> parse_process_ranges(const std::string& text, std::size_t process_count);
+// weft::Error saying what is wrong with the text, named `what` (the rows).
+std::vector<ProcessIndex> parse_process_ranges(const std::string& text, std::size_t process_count,
+                                               const std::string& what = "processes");
 
 struct ViewFilter {
   std::string process_text;                  // as typed ("" for all)
@@ -40,7 +41,8 @@ struct ViewFilter {
   }
 };
 
-// Builds a filter; throws weft::Error for a bad process list.
+// Builds a filter; throws weft::Error for a bad process list (of a task
+// run's logical rows: a bad chare list).
 std::shared_ptr<const ViewFilter> make_view_filter(const TraceInfo& info, const std::string& process_text,
                                                    std::vector<char> region_hidden,
                                                    const std::string& search);

@@ -108,30 +108,34 @@ struct StreamedView {
   std::optional<Request> requested;
 };
 
-// Makes a new filter from the toolbar's inputs and shows its rows; a bad
-// process list keeps the old filter and says why in the toolbar.
-// A task run's logical rows are chares, not processes: its logical view keeps
-// every row and takes the region and search parts of the filter only.
+// Shows the rows of `next` in `panel`, all of them when they changed.
+void show_filter_rows(TimelinePanel& panel, const ViewFilter& previous, const ViewFilter& next) {
+  panel.set_rows(&next.process_of_row);
+  if (next.process_of_row == previous.process_of_row) return;
+  TimelineViewport v = panel.viewport();
+  v.row0 = 0;
+  v.row1 = static_cast<double>(next.rows());
+  panel.set_viewport(v);
+}
+
+// Makes new filters from the toolbar's inputs and shows their rows; a bad
+// process or chare list keeps the old filters and says why in the toolbar.
+// A task run's logical rows are chares, not processes: its logical view
+// takes the chare list, and the region and search parts of the filter.
 void apply_filter(ToolbarState& state, const TraceInfo& info, const TraceInfo& logical_info,
                   std::shared_ptr<const ViewFilter>& filter, std::shared_ptr<const ViewFilter>& logical_filter,
                   TimelinePanel& physical, TimelinePanel& logical) {
   try {
     auto next = make_view_filter(info, state.processes.data(), state.region_hidden, state.search.data());
-    const bool rows_changed = next->process_of_row != filter->process_of_row;
-    filter = std::move(next);
-    logical_filter = logical_info.task_rows
-                         ? make_view_filter(logical_info, "", state.region_hidden, state.search.data())
-                         : filter;
+    std::shared_ptr<const ViewFilter> next_logical =
+        logical_info.task_rows
+            ? make_view_filter(logical_info, state.chares.data(), state.region_hidden, state.search.data())
+            : next;
     state.error.clear();
-    for (TimelinePanel* panel : {&physical, &logical}) {
-      if (panel == &logical && logical_info.task_rows) continue;
-      panel->set_rows(&filter->process_of_row);
-      if (!rows_changed) continue;
-      TimelineViewport v = panel->viewport();
-      v.row0 = 0;
-      v.row1 = static_cast<double>(filter->rows());
-      panel->set_viewport(v);
-    }
+    show_filter_rows(physical, *filter, *next);
+    show_filter_rows(logical, *logical_filter, *next_logical);
+    filter = std::move(next);
+    logical_filter = std::move(next_logical);
   } catch (const std::exception& e) {
     state.error = e.what();
   }
@@ -255,6 +259,13 @@ void run_viewer(const ViewerOptions& options) {
       logical_filter = filter;
       logical_panel.set_rows(&filter->process_of_row);
     }
+  }
+  if (!options.chares.empty()) {
+    if (!logical_info.task_rows)
+      throw Error(options.database + ": --chares needs an analyzed Charm++ run (its logical rows are chares)");
+    options.chares.copy(toolbar_state.chares.data(), toolbar_state.chares.size() - 1);
+    logical_filter = make_view_filter(logical_info, options.chares, {}, "");
+    logical_panel.set_rows(&logical_filter->process_of_row);
   }
   db::WindowQuery logical_connection(options.database);
   std::optional<db::LogicalWindowQuery> logical_query;

@@ -13,6 +13,7 @@ struct ViewerOptions {
   bool stats = false;       // print frame time percentiles and RSS at exit
   std::string screenshot;   // write the last frame to this PNG (for checks under xvfb)
   std::string processes;    // initial process filter, e.g. "0-1023:2" ("" for all)
+  std::string chares;       // task runs: initial chare-row filter of the logical view
   bool tour = false;        // move the views along view_tour.h's path over the `frames` frames
   bool particles = false;   // open with the particle panel shown
   bool play = false;        // with `particles`: start playing the animation

@@ -90,6 +90,16 @@ void draw_viewer_toolbar(ToolbarState& state, const TraceInfo& info, bool has_st
       state.filter_changed = true;
     }
   }
+  if (state.task_labels) {
+    // A task run's logical rows are chares: their own list, rows as labelled.
+    ImGui::SameLine();
+    ImGui::TextUnformatted("chares");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(130.0f);
+    if (ImGui::InputTextWithHint("##chares", "all, or 0-63", state.chares.data(), state.chares.size(),
+                                 ImGuiInputTextFlags_EnterReturnsTrue))
+      state.filter_changed = true;
+  }
   ImGui::SameLine();
   function_popup(state, info);
   ImGui::SameLine();

@@ -1,6 +1,7 @@
 #pragma once
 // The toolbar along the top of the viewer window: the logical view's color
-// metric, the process filter (`0-1023:2`), the function filter, the function
+// metric, the process filter (`0-1023:2`), for task runs the chare-row
+// filter of the logical view, the function filter, the function
 // search and the loading indicator. It edits a ToolbarState; the viewer turns
 // a changed state into a new ViewFilter.
 #include <array>
@@ -15,6 +16,7 @@ struct ToolbarState {
   LogicalColor color = LogicalColor::Lateness;
   bool task_labels = false;  // a task run: the color names say what the numbers are there
   std::array<char, 256> processes{};  // the process list being typed
+  std::array<char, 256> chares{};     // task runs: the logical view's chare rows, same syntax
   std::array<char, 128> search{};
   std::vector<char> region_hidden;    // by region position
   std::string error;                  // why the last process list was refused

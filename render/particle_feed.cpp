@@ -59,10 +59,10 @@ std::int64_t ParticleFeed::particle_events() {
 void ParticleFeed::add_window(TimeNs after, TimeNs upto, TimeNs min_end, const ParticleScale& scale,
                               ParticleField& field) {
   if (upto <= after || query_.processes().size() == 0) return;
-  const auto last = static_cast<ProcessIndex>(query_.processes().size() - 1);
-  // Events overlapping [max(after + 1, min_end), upto]; only those starting in
-  // (after, upto] are new (the window also returns earlier, longer ones).
-  query_.read_events({std::max(after + 1, min_end), upto, 0, last}, events_);
+  // Events of the shown processes overlapping [max(after + 1, min_end), upto];
+  // only those starting in (after, upto] are new (the window also returns
+  // earlier, longer ones).
+  query_.read_events({std::max(after + 1, min_end), upto, scale.first_process, scale.last_process()}, events_);
   for (std::size_t i = 0; i < events_.size(); ++i) {
     const TimeNs start = events_.start_ns[i];
     if (start > upto || (start <= after && min_end > after)) continue;
@@ -70,7 +70,7 @@ void ParticleFeed::add_window(TimeNs after, TimeNs upto, TimeNs min_end, const P
     if (r < 0 || !mask_[static_cast<std::size_t>(r)]) continue;
     const auto pos = static_cast<std::size_t>(r);
     field.add(events_.id[i], events_.process[i], start, events_.end_ns[i], r,
-              pos < colors_.size() ? colors_[pos] : rgba8(255, 0, 255), scale.process_count);
+              pos < colors_.size() ? colors_[pos] : rgba8(255, 0, 255), scale);
   }
 }
 
@@ -99,15 +99,14 @@ void ParticleFeed::seek(TimeNs t, const ParticleScale& scale, ParticleField& fie
   pending_next_ = 0;
 }
 
-void ParticleFeed::fetch(TimeNs upto) {
+void ParticleFeed::fetch(TimeNs upto, const ParticleScale& scale) {
   pending_.clear();
   pending_next_ = 0;
   if (upto <= fetched_ || query_.processes().size() == 0) {
     fetched_ = std::max(fetched_, upto);
     return;
   }
-  const auto last = static_cast<ProcessIndex>(query_.processes().size() - 1);
-  query_.read_events({fetched_ + 1, upto, 0, last}, events_);
+  query_.read_events({fetched_ + 1, upto, scale.first_process, scale.last_process()}, events_);
   // Only the particle events that start in (fetched_, upto], in start order.
   order_.clear();
   for (std::size_t i = 0; i < events_.size(); ++i) {
@@ -134,13 +133,13 @@ void ParticleFeed::advance(TimeNs t, const ParticleScale& scale, ParticleField& 
   while (now_ < t) {
     // Read ahead a chunk at a time (many frames' worth), retiring at most a
     // chunk at once so that a long jump never holds the whole run.
-    if (pending_next_ >= pending_.size() && fetched_ <= now_) fetch(now_ + chunk);
+    if (pending_next_ >= pending_.size() && fetched_ <= now_) fetch(now_ + chunk, scale);
     const TimeNs next = std::min({t, fetched_, now_ + chunk});
     while (pending_next_ < pending_.size() && pending_.start_ns[pending_next_] <= next) {
       const std::size_t i = pending_next_++;
       const auto pos = static_cast<std::size_t>(pending_.region[i]);
       field.add(pending_.id[i], pending_.process[i], pending_.start_ns[i], pending_.end_ns[i], pending_.region[i],
-                pos < colors_.size() ? colors_[pos] : rgba8(255, 0, 255), scale.process_count);
+                pos < colors_.size() ? colors_[pos] : rgba8(255, 0, 255), scale);
     }
     field.retire(next, scale, history);
     now_ = next;

@@ -50,8 +50,9 @@ class ParticleFeed {
 
  private:
   void add_window(TimeNs after, TimeNs upto, TimeNs min_end, const ParticleScale& scale, ParticleField& field);
-  // Reads the particle events starting in (fetched_, upto] into pending_, by start.
-  void fetch(TimeNs upto);
+  // Reads the particle events of the processes `scale` shows starting in
+  // (fetched_, upto] into pending_, by start.
+  void fetch(TimeNs upto, const ParticleScale& scale);
   void scan_run();
   TimeNs chunk_ns() const;
 

@@ -77,10 +77,10 @@ void ParticleField::clear() {
 }
 
 void ParticleField::add(EventId event, ProcessIndex proc, TimeNs start, TimeNs end, std::int32_t region_pos,
-                        Rgba8 c, std::size_t process_count) {
+                        Rgba8 c, const ParticleScale& scale) {
   id.push_back(event);
   process.push_back(proc);
-  x_share.push_back(static_cast<float>(particle_x_share(proc, event, process_count)));
+  x_share.push_back(static_cast<float>(particle_x_share(scale.segment_of(proc), event, scale.process_count)));
   start_ns.push_back(start);
   end_ns.push_back(std::max(end, start));  // a negative duration stops at once
   region.push_back(region_pos);
@@ -110,7 +110,7 @@ ParticlePixel particle_pixel(const ParticleField& field, std::size_t i, TimeNs n
   const PixelRect plot{0, 0, static_cast<float>(width), static_cast<float>(height)};
   ParticlePixel p;
   const double segment = static_cast<double>(width) / static_cast<double>(std::max<std::size_t>(scale.process_count, 1));
-  const double seg_lo = static_cast<double>(field.process[i]) * segment;
+  const double seg_lo = static_cast<double>(scale.segment_of(field.process[i])) * segment;
   p.x_lo = static_cast<int>(std::ceil(seg_lo - 1e-9));
   p.x_hi = std::max(p.x_lo, static_cast<int>(std::ceil(seg_lo + segment - 1e-9)) - 1);
   p.x = static_cast<int>(std::floor(particle_px_x(plot, field.x_share[i])));

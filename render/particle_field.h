@@ -2,6 +2,7 @@
 // The particles of the animated scatterplot and the history background they
 // leave behind (particle-animation.txt §3.2.2), kept on the CPU as plain
 // arrays. Both the CPU splatting and the instanced GPU drawing read them.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -47,11 +48,18 @@ class ParticleHistory {
 
 // How particles move: the log scale's top (d_max), the fade time in data ns
 // (the fade's animation seconds × frames per second × data time step), and
-// the number of process segments.
+// the processes shown: `process_count` segments from `first_process` on (a
+// range of the run's processes, or all of them).
 struct ParticleScale {
   double dmax_ns = 2;
   double fade_ns = 0;
+  ProcessIndex first_process = 0;
   std::size_t process_count = 1;
+  // The segment of `process` (0 for the first shown).
+  ProcessIndex segment_of(ProcessIndex process) const { return process - first_process; }
+  ProcessIndex last_process() const {
+    return first_process + static_cast<ProcessIndex>(std::max<std::size_t>(process_count, 1) - 1);
+  }
 };
 
 // The live particles: events that have started and whose fade has not run
@@ -77,8 +85,9 @@ struct ParticleField {
   // when the size or d_max changed, else only the particles added since).
   void place(int width, int height, const ParticleScale& scale);
   void clear();
+  // Adds the event of `proc`, which must be one of the processes `scale` shows.
   void add(EventId event, ProcessIndex proc, TimeNs start, TimeNs end, std::int32_t region_pos, Rgba8 c,
-           std::size_t process_count);
+           const ParticleScale& scale);
   // Drops the particles whose fade has run out by `now` (end + fade ≤ now),
   // depositing each into `history` (when given) at its stopping point.
   // Returns how many were retired.

@@ -144,7 +144,7 @@ void ParticleRenderer::draw_instanced(const PixelRect& plot, int fb_w, int fb_h,
     times_.resize(2 * n);
     for (std::size_t i = 0; i < n; ++i) {
       place_[2 * i] = field.x_share[i];
-      place_[2 * i + 1] = static_cast<float>(field.process[i]);
+      place_[2 * i + 1] = static_cast<float>(scale.segment_of(field.process[i]));
       times_[2 * i] = static_cast<float>(field.start_ns[i] - origin_ns_);
       times_[2 * i + 1] = static_cast<float>(field.end_ns[i] - origin_ns_);
     }

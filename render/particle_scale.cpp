@@ -15,9 +15,9 @@ float particle_jitter(EventId id) {
   return static_cast<float>(z >> 40) * (1.0f / 16777216.0f);
 }
 
-double particle_x_share(ProcessIndex process, EventId id, std::size_t process_count) {
+double particle_x_share(ProcessIndex segment, EventId id, std::size_t process_count) {
   const double count = static_cast<double>(std::max<std::size_t>(process_count, 1));
-  return (static_cast<double>(process) + particle_jitter(id)) / count;
+  return (static_cast<double>(segment) + particle_jitter(id)) / count;
 }
 
 double log_age_share(double age_ns, double dmax_ns) {

@@ -18,8 +18,9 @@ namespace weft::render {
 float particle_jitter(EventId id);
 
 // x of an event as a share [0, 1) of the plot width: one equal segment per
-// process, in process order, the event at its jitter inside its segment.
-double particle_x_share(ProcessIndex process, EventId id, std::size_t process_count);
+// process shown, in process order, the event at its jitter inside segment
+// `segment` (its process's place among the `process_count` shown).
+double particle_x_share(ProcessIndex segment, EventId id, std::size_t process_count);
 
 // The log duration scale (§3.2.1): y_p = y_max · ln(age) / ln(d_max), as a
 // share [0, 1] of the plot height, ages in ns. Ages below 1 ns (zero or

@@ -126,7 +126,7 @@ TEST(ParticleField, StopsAtLnDurationThenFadesIntoHistory) {
   scale.fade_ns = 50;
   scale.process_count = 1;
   ParticleField field;
-  field.add(7, 0, 1000, 2000, 0, rgba8(1, 2, 3), 1);  // duration 1000 ns
+  field.add(7, 0, 1000, 2000, 0, rgba8(1, 2, 3), scale);  // duration 1000 ns
   // Plot of height 101: y = 100 - 100 · ln(age)/ln(1e6). Age 100 at t = 1100: y = 100 - 100/3.
   EXPECT_EQ(particle_pixel(field, 0, 1100, scale, 50, 101).y, 67);
   // Ended: frozen at ln(1000)/ln(1e6) = 1/2, y = 50, however late.
@@ -152,7 +152,7 @@ TEST(ParticleField, NegativeDurationStopsAtTheBaseline) {
   scale.dmax_ns = 1;  // a run of zero-length events only
   scale.fade_ns = 10;
   ParticleField field;
-  field.add(1, 0, 500, 400, 0, rgba8(9, 9, 9), 1);
+  field.add(1, 0, 500, 400, 0, rgba8(9, 9, 9), scale);
   EXPECT_EQ(field.end_ns[0], 500);
   EXPECT_EQ(particle_pixel(field, 0, 505, scale, 20, 20).y, 19);
 }
@@ -202,6 +202,32 @@ TEST(ParticleFeed, SeekHoldsWhatIsAliveAndAdvanceAddsStarts) {
   EXPECT_EQ(history.max_density(), 1.0f);
   std::set<EventId> ids(field.id.begin(), field.id.end());
   EXPECT_EQ(ids.size(), 2u);
+}
+
+// A range of processes: only process 1 (its Irecv and Waitall), in the one
+// segment that spans the whole width.
+TEST(ParticleFeed, ProcessRangeReadsOnlyItsProcesses) {
+  db::WindowQuery query(write_feed_trace());
+  ParticleFeed feed(query, region_colors(query.regions()));
+  ParticleScale scale;
+  scale.dmax_ns = 5000;
+  scale.fade_ns = 100;
+  scale.first_process = 1;
+  scale.process_count = 1;
+  ParticleField field;
+  feed.seek(250, scale, field);  // the Isend of process 0 is alive at 250, but not shown
+  ASSERT_EQ(field.size(), 2u);
+  for (std::size_t i = 0; i < field.size(); ++i) {
+    EXPECT_EQ(field.process[i], 1);
+    const ParticlePixel p = particle_pixel(field, i, 250, scale, 100, 50);
+    EXPECT_EQ(p.x_lo, 0);
+    EXPECT_EQ(p.x_hi, 99);
+  }
+  ParticleHistory history;
+  history.resize(100, 50);
+  feed.advance(6000, scale, field, &history);  // the Allreduce of process 0 never comes
+  EXPECT_EQ(field.size(), 0u);
+  EXPECT_EQ(history.max_density(), 1.0f);
 }
 
 TEST(ParticleFeed, OneJumpEqualsFrameByFramePlay) {

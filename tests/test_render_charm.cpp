@@ -273,4 +273,51 @@ TEST_F(CharmViews, VirtualRankTintChangesAtTheMigrationAndTheRibbonJoinsThePes) 
   EXPECT_LT(a[1], kHeight / 4);
 }
 
+// 4,096 ranks in a 700 px image: lanes thinner than a pixel, one rank drawn
+// per pixel row. Rank 4093 (prime, so never the one drawn for its pixel row
+// at any stride above 1) migrates: its marker must still be drawn, across
+// the pixel row of the rank shown for it. Markers are the only near-white
+// pixels inside the tinted plot.
+TEST_F(CharmViews, MigrationOfAnUndrawnRankStillShowsWhenZoomedOut) {
+  const fs::path sts = weft::test::synth_projections(
+      dir_.path / "run", "ampi", {"-n", "4", "-i", "3", "--vps", "4096", "--migrate", "4093:0@1", "--seed", "3"});
+  const fs::path run = dir_.path / "run.weft";
+  weft::test::import_run(sts, run);
+  {
+    weft::db::Database db = weft::db::open_run(run.string());
+    ASSERT_EQ(db.query_int("SELECT count(*) FROM migrations"), 1);
+    ASSERT_EQ(db.query_int("SELECT vp FROM migrations"), 4093);
+  }
+  const fs::path png_path = dir_.path / "vps_all.png";
+  weft::test::CommandResult r = render(run, png_path, "--view vps");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  Png png(png_path.string());
+  expect_size(png);
+  auto is_tint = [](Rgba8 c) {
+    for (std::size_t pe = 0; pe < 4; ++pe)
+      if (c == weft::render::categorical_color(pe)) return true;
+    return false;
+  };
+  int x0 = kWidth, x1 = -1, y0 = kHeight, y1 = -1;
+  for (int y = 0; y < kHeight; ++y)
+    for (int x = 0; x < kWidth; ++x)
+      if (is_tint(png.pixel(x, y))) x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+  ASSERT_GT(x1 - x0, kWidth / 2);
+  ASSERT_GT(y1 - y0, kHeight / 2);
+  // Rank 4093 of 4096 sits at the bottom of the plot: its marker is in the
+  // plot's last 8 pixel rows, at one column.
+  std::vector<int> marker_columns;
+  for (int x = x0; x <= x1; ++x)
+    for (int y = y1 - 7; y <= y1; ++y) {
+      const Rgba8 c = png.pixel(x, y);
+      const int red = c & 0xff, green = (c >> 8) & 0xff, blue = (c >> 16) & 0xff;
+      if (std::min({red, green, blue}) >= 215) {
+        marker_columns.push_back(x);
+        break;
+      }
+    }
+  ASSERT_FALSE(marker_columns.empty());
+  EXPECT_LE(marker_columns.back() - marker_columns.front(), 2);
+}
+
 }  // namespace

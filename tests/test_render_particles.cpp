@@ -113,6 +113,25 @@ TEST_P(RenderParticles, PingpongParticlesAndHistoryOnlyInTheTalkingSegments) {
   EXPECT_EQ(segment_blob(b, 3, 4).count, 0);
 }
 
+// --procs shows a range of processes, one segment each: ranks 2 and 3 of
+// pingpong never call MPI, so their two segments stay empty (the talking
+// ranks 0 and 1 would fill the left one if the range were ignored), and rank
+// 1 alone fills the whole plot width.
+TEST_P(RenderParticles, ProcessRangeShowsOnlyItsSegments) {
+  const fs::path run = synth("pingpong -n 4 -i 30");
+  const std::string quiet = render(run, "quiet.png", "--at 100% --fade 0 --omin 0.5 --procs 2:3");
+  if (skipped_) GTEST_SKIP() << "no headless OpenGL";
+  const std::string one = render(run, "one.png", "--at 100% --fade 0 --omin 0.5 --procs 1");
+  weft::testing::Png a(quiet), b(one);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(segment_blob(a, 0, 2).count, 0);
+  EXPECT_EQ(segment_blob(a, 1, 2).count, 0);
+  // Rank 1's particles spread over the whole width: some in each half (all
+  // four ranks would leave the right half, ranks 2 and 3, empty).
+  EXPECT_GT(segment_blob(b, 0, 2).count, 0);
+  EXPECT_GT(segment_blob(b, 1, 2).count, 0);
+}
+
 // stencil2d on 16 ranks: every rank exchanges halos, so every segment fills.
 TEST_P(RenderParticles, Stencil2dFillsEverySegment) {
   const fs::path run = synth("stencil2d -n 16 -i 3");
