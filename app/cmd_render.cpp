@@ -26,6 +26,7 @@
 #include "app/timeline_data.h"
 #include "app/timeline_frame.h"
 #include "app/timeline_panel.h"
+#include "charm/task_structure_store.h"
 #include "common/error.h"
 #include "framebuffer.h"
 #include "headless_context.h"
@@ -211,6 +212,7 @@ void render_overview(const RenderOptions& options, db::WindowQuery& query, const
   const LogicalColor color = parse_logical_color(options.color);
   db::Database& db = query.database();
   const bool structure = db::has_logical_structure(db);
+  const bool task = structure && db::has_task_structure(db);
   std::optional<db::StartHistogram> histogram;
   if (db::has_start_histogram(db)) histogram = db::read_start_histogram(db);
   TimelineSlider slider(static_cast<double>(info.meta.trace_end_ns), std::move(histogram));
@@ -225,11 +227,11 @@ void render_overview(const RenderOptions& options, db::WindowQuery& query, const
   float y = 0;
   if (structure) {
     const db::StructureFacts facts = db::LogicalWindowQuery(db).facts();
-    read_step_overview(db, facts.global_steps).draw({0, y, w, strip}, color, 0.0, 0.0, false);
+    read_step_overview(db, facts.global_steps, task).draw({0, y, w, strip}, color, 0.0, 0.0, false);
     y += strip;
   }
   if (time_strip) {
-    read_time_overview(db, info.meta.trace_end_ns).draw({0, y, w, strip}, color, 0.0, 0.0, false);
+    read_time_overview(db, info.meta.trace_end_ns, task).draw({0, y, w, strip}, color, 0.0, 0.0, false);
     y += strip;
   }
   slider.draw({0, y, w, h - y}, 0.0, 0.0, false);

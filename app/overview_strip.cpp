@@ -108,7 +108,16 @@ std::optional<std::pair<double, double>> OverviewStrip::draw(const render::Pixel
   return std::make_pair(a, b);
 }
 
-OverviewStrip read_step_overview(db::Database& db, std::int64_t step_count) {
+namespace {
+
+// "max lateness per step", or for a task run "max idle experienced per step".
+std::string series_name(LogicalColor color, bool task, const std::string& per) {
+  return std::string("max ") + logical_color_title(color, task) + " per " + per;
+}
+
+}  // namespace
+
+OverviewStrip read_step_overview(db::Database& db, std::int64_t step_count, bool task) {
   step_count = std::max<std::int64_t>(step_count, 1);
   std::vector<TimeNs> late(static_cast<std::size_t>(step_count), 0);
   std::vector<TimeNs> diff(static_cast<std::size_t>(step_count), 0);
@@ -119,23 +128,26 @@ OverviewStrip read_step_overview(db::Database& db, std::int64_t step_count) {
     late[static_cast<std::size_t>(step)] = s.column_int(1);
     diff[static_cast<std::size_t>(step)] = s.column_int(2);
   }
-  OverviewSeries global = make_series(late, "max lateness per step");
+  OverviewSeries global = make_series(late, series_name(LogicalColor::Lateness, task, "step"));
   return OverviewStrip(static_cast<double>(step_count), 1.0, 8.0, true,
                        "all " + std::to_string(step_count) + " steps",
-                       {make_series(std::move(late), "max lateness per step"),
-                        make_series(std::move(diff), "max diff. lateness per step"), std::move(global)});
+                       {make_series(std::move(late), series_name(LogicalColor::Lateness, task, "step")),
+                        make_series(std::move(diff), series_name(LogicalColor::DiffLateness, task, "step")),
+                        std::move(global)});
 }
 
-OverviewStrip read_time_overview(db::Database& db, TimeNs trace_end_ns) {
+OverviewStrip read_time_overview(db::Database& db, TimeNs trace_end_ns, bool task) {
   db::TimeMetrics m = db::read_time_metrics(db);
   const auto end = static_cast<double>(std::max<TimeNs>(trace_end_ns, 1));
   const std::string unit = render::format_duration(static_cast<double>(m.bin_ns));
   return OverviewStrip(end, static_cast<double>(m.bin_ns), 0.01 * end, false,
                        "whole run, " + render::format_duration(end),
-                       {make_series(std::move(m.values[db::kTimeLateness]), "max lateness per " + unit + " bin"),
-                        make_series(std::move(m.values[db::kTimeDiffLateness]), "max diff. lateness per " + unit + " bin"),
+                       {make_series(std::move(m.values[db::kTimeLateness]),
+                                    series_name(LogicalColor::Lateness, task, unit + " bin")),
+                        make_series(std::move(m.values[db::kTimeDiffLateness]),
+                                    series_name(LogicalColor::DiffLateness, task, unit + " bin")),
                         make_series(std::move(m.values[db::kTimeGlobalLateness]),
-                                    "max global lateness per " + unit + " bin")});
+                                    series_name(LogicalColor::GlobalLateness, task, unit + " bin"))});
 }
 
 }  // namespace weft::app

@@ -55,9 +55,10 @@ class OverviewStrip {
 };
 
 // The logical strip: per global step, from step_metrics (global lateness is
-// not kept per step; that series shows lateness).
-OverviewStrip read_step_overview(db::Database& db, std::int64_t step_count);
+// not kept per step; that series shows lateness). `task`: a task run, whose
+// series are named for what its numbers are (idle experienced, ...).
+OverviewStrip read_step_overview(db::Database& db, std::int64_t step_count, bool task);
 // The physical strip: per time bin of the whole run, from time_metrics.
-OverviewStrip read_time_overview(db::Database& db, TimeNs trace_end_ns);
+OverviewStrip read_time_overview(db::Database& db, TimeNs trace_end_ns, bool task);
 
 }  // namespace weft::app

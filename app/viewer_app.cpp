@@ -35,6 +35,7 @@
 #include "app/timeline_data.h"
 #include "app/timeline_frame.h"
 #include "app/timeline_panel.h"
+#include "charm/task_structure_store.h"
 #include "common/error.h"
 #include "framebuffer.h"
 #include "png_writer.h"
@@ -215,10 +216,11 @@ void run_viewer(const ViewerOptions& options) {
   if (has_structure) {
     facts = db::LogicalWindowQuery(query.database()).facts();
     partition_spans = db::read_partition_spans(query.database());
-    overview.emplace(read_step_overview(query.database(), facts.global_steps));
+    overview.emplace(read_step_overview(query.database(), facts.global_steps, db::has_task_structure(query.database())));
     // Runs analyzed before time_metrics existed have no physical strip.
     if (db::has_time_metrics(query.database()))
-      time_overview.emplace(read_time_overview(query.database(), info.meta.trace_end_ns));
+      time_overview.emplace(
+          read_time_overview(query.database(), info.meta.trace_end_ns, db::has_task_structure(query.database())));
   }
   std::optional<db::StartHistogram> histogram;
   if (db::has_start_histogram(query.database())) histogram = db::read_start_histogram(query.database());
