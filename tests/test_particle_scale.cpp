@@ -172,6 +172,17 @@ std::string write_feed_trace() {
   return path;
 }
 
+// The scale of the feed trace: d_max 5000 ns, a 100 ns fade, processes
+// [first, first + count).
+ParticleScale feed_scale(ProcessIndex first, std::size_t count) {
+  ParticleScale scale;
+  scale.dmax_ns = 5000;
+  scale.fade_ns = 100;
+  scale.first_process = first;
+  scale.process_count = count;
+  return scale;
+}
+
 }  // namespace
 
 TEST(ParticleFeed, LongestDurationAndMaskSkipUserCode) {
@@ -184,10 +195,7 @@ TEST(ParticleFeed, LongestDurationAndMaskSkipUserCode) {
 TEST(ParticleFeed, SeekHoldsWhatIsAliveAndAdvanceAddsStarts) {
   db::WindowQuery query(write_feed_trace());
   ParticleFeed feed(query, region_colors(query.regions()));
-  ParticleScale scale;
-  scale.dmax_ns = 5000;
-  scale.fade_ns = 100;
-  scale.process_count = 2;
+  const ParticleScale scale = feed_scale(0, 2);
   ParticleField field;
   // At 250: Isend ended at 200 (fading until 300), Irecv ended at 160 (gone at 260), Waitall running.
   feed.seek(250, scale, field);
@@ -209,11 +217,7 @@ TEST(ParticleFeed, SeekHoldsWhatIsAliveAndAdvanceAddsStarts) {
 TEST(ParticleFeed, ProcessRangeReadsOnlyItsProcesses) {
   db::WindowQuery query(write_feed_trace());
   ParticleFeed feed(query, region_colors(query.regions()));
-  ParticleScale scale;
-  scale.dmax_ns = 5000;
-  scale.fade_ns = 100;
-  scale.first_process = 1;
-  scale.process_count = 1;
+  const ParticleScale scale = feed_scale(1, 1);
   ParticleField field;
   feed.seek(250, scale, field);  // the Isend of process 0 is alive at 250, but not shown
   ASSERT_EQ(field.size(), 2u);

@@ -83,6 +83,13 @@ SqlSums sums_by_sql(const fs::path& run) {
 
 class CharmViews : public ::testing::Test {
  protected:
+  // `weft synth ampi ARGS` imported to run.weft in the test's folder.
+  fs::path import_ampi(const std::vector<std::string>& args) {
+    const fs::path sts = weft::test::synth_projections(dir_.path / "run", "ampi", args);
+    const fs::path run = dir_.path / "run.weft";
+    weft::test::import_run(sts, run);
+    return run;
+  }
   weft::test::TempDir dir_{"render-charm"};
 };
 
@@ -192,10 +199,7 @@ TEST_F(CharmViews, UtilizationMatchesSqlAndProfileShowsTheDelayedPe) {
 
 // ampi, 4 PEs, 8 ranks (rank v on PE v*4/8), rank 1 -> PE 3 at the end of iteration 1.
 TEST_F(CharmViews, VirtualRankTintChangesAtTheMigrationAndTheRibbonJoinsThePes) {
-  const fs::path sts = weft::test::synth_projections(
-      dir_.path / "run", "ampi", {"-n", "4", "-i", "4", "--vps", "8", "--migrate", "1:3@1", "--seed", "2"});
-  const fs::path run = dir_.path / "run.weft";
-  weft::test::import_run(sts, run);
+  const fs::path run = import_ampi({"-n", "4", "-i", "4", "--vps", "8", "--migrate", "1:3@1", "--seed", "2"});
   weft::db::Database db = weft::db::open_run(run.string());
   const std::int64_t t_mig = db.query_int("SELECT time_ns FROM migrations WHERE vp = 1");
   const std::int64_t first = db.query_int("SELECT MIN(start_ns) FROM virtual_ranks WHERE vp = 1");
@@ -279,10 +283,7 @@ TEST_F(CharmViews, VirtualRankTintChangesAtTheMigrationAndTheRibbonJoinsThePes) 
 // the pixel row of the rank shown for it. Markers are the only near-white
 // pixels inside the tinted plot.
 TEST_F(CharmViews, MigrationOfAnUndrawnRankStillShowsWhenZoomedOut) {
-  const fs::path sts = weft::test::synth_projections(
-      dir_.path / "run", "ampi", {"-n", "4", "-i", "3", "--vps", "4096", "--migrate", "4093:0@1", "--seed", "3"});
-  const fs::path run = dir_.path / "run.weft";
-  weft::test::import_run(sts, run);
+  const fs::path run = import_ampi({"-n", "4", "-i", "3", "--vps", "4096", "--migrate", "4093:0@1", "--seed", "3"});
   {
     weft::db::Database db = weft::db::open_run(run.string());
     ASSERT_EQ(db.query_int("SELECT count(*) FROM migrations"), 1);
