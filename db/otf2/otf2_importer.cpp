@@ -199,9 +199,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
   AtomicOutput output(options.output_path, options.overwrite);
   ImportSummary summary;
   {
-    Database db(output.temp_path(), Database::Mode::ReadWrite);
-    db.set_display_path(options.output_path);
-    apply_bulk_load_pragmas(db, options.cache_mib);
+    Database db = open_bulk_load(output.temp_path(), options.output_path, options.cache_mib);
     Transaction tx(db);
     create_tables(db);
     create_indexes(db);

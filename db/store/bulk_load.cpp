@@ -13,6 +13,13 @@ void apply_bulk_load_pragmas(Database& db, int cache_mib) {
       "PRAGMA cache_size=" + kib + "; PRAGMA temp.cache_size=-65536;");
 }
 
+Database open_bulk_load(const std::string& temp_path, const std::string& output_path, int cache_mib) {
+  Database db(temp_path, Database::Mode::ReadWrite);
+  db.set_display_path(output_path);
+  apply_bulk_load_pragmas(db, cache_mib);
+  return db;
+}
+
 std::string absolute_path(const std::string& path) {
   char* resolved = realpath(path.c_str(), nullptr);
   if (!resolved) return path;

@@ -25,6 +25,10 @@ namespace weft::db {
 void apply_bulk_load_pragmas(Database& db, int cache_mib);
 constexpr const char* kAnalysisCachePragma = "PRAGMA cache_size=-65536;";
 
+// Opens an importer's private database `temp_path` for the bulk load, named
+// `output_path` in messages, with apply_bulk_load_pragmas.
+Database open_bulk_load(const std::string& temp_path, const std::string& output_path, int cache_mib);
+
 std::string absolute_path(const std::string& path);
 
 // Ends an import's load: commits `tx`, stamps the schema version, runs the
