@@ -36,6 +36,7 @@ ParticleView::ParticleView(db::WindowQuery& query, const TraceInfo& info, render
       info_(info),
       renderer_(std::make_unique<render::ParticleRenderer>(path)),
       feed_(query, info.region_colors),
+      history_(render::history_store_for(path)),
       mask_(render::particle_region_mask(info.regions)),
       colors_(info.region_colors) {
   for (std::int32_t r : info.legend_order)

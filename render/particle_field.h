@@ -1,50 +1,16 @@
 #pragma once
-// The particles of the animated scatterplot and the history background they
-// leave behind (particle-animation.txt §3.2.2), kept on the CPU as plain
-// arrays. Both the CPU splatting and the instanced GPU drawing read them.
+// The particles of the animated scatterplot (particle-animation.txt §3.2.2),
+// kept on the CPU as plain arrays: both the CPU splatting and the instanced
+// GPU drawing read them. Retired particles go into a ParticleHistory.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "common/types.h"
+#include "particle_history.h"
 #include "region_palette.h"
 
 namespace weft::render {
-
-// The accumulated background (§3.2.2, "history"): a density and a color sum
-// per pixel of the plot, row 0 at the top. A particle whose fade has run out
-// is deposited once at its stopping point; the background shows
-// P = C × (O_min + (1 − O_min) · ln D / ln D_max) (history_tone_factor).
-class ParticleHistory {
- public:
-  // Empties it and sets its size; a plot of another size starts a new history.
-  void resize(int width, int height);
-  int width() const { return width_; }
-  int height() const { return height_; }
-  // Adds one particle of `color` centred at pixel (x, y), a dot of `dot` × `dot`
-  // pixels clipped to columns [x_lo, x_hi] (its process segment) and the plot.
-  void deposit(int x, int y, int dot, int x_lo, int x_hi, Rgba8 color);
-  void clear();
-  bool empty() const { return max_density_ <= 0; }
-  float max_density() const { return max_density_; }
-  float density(int x, int y) const { return density_[index(x, y)]; }
-  // Changes since the last tone_map, so an unchanged background is not redone.
-  bool dirty() const { return dirty_; }
-  // The tone mapped background as straight-alpha RGBA8: the mean deposited
-  // color, opacity history_tone_factor(D, D_max, omin).
-  void tone_map(float omin, std::vector<Rgba8>& out);
-
- private:
-  std::size_t index(int x, int y) const {
-    return static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) + static_cast<std::size_t>(x);
-  }
-  int width_ = 0;
-  int height_ = 0;
-  std::vector<float> density_;
-  std::vector<float> color_sum_;  // r, g, b per pixel, 0..255 each deposit
-  float max_density_ = 0;
-  bool dirty_ = true;
-};
 
 // How particles move: the log scale's top (d_max), the fade time in data ns
 // (the fade's animation seconds × frames per second × data time step), and

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "history_textures.h"
 #include "instance_buffers.h"
 #include "particle_scale.h"
 #include "shader_program.h"
@@ -26,6 +27,10 @@ ParticlePath particle_path_for_context() {
 
 const char* particle_path_name(ParticlePath path) {
   return path == ParticlePath::CpuSplat ? "cpu splat" : "gpu instanced";
+}
+
+ParticleHistory::Store history_store_for(ParticlePath path) {
+  return path == ParticlePath::CpuSplat ? ParticleHistory::Store::Cpu : ParticleHistory::Store::Gpu;
 }
 
 void splat_particles(ParticleField& field, TimeNs now, const ParticleScale& scale, int width, int height,
@@ -88,6 +93,7 @@ ParticleRenderer::ParticleRenderer(ParticlePath path)
   glGenVertexArrays(1, &empty_vao_);
   if (path_ == ParticlePath::GpuInstanced) {
     point_program_ = std::make_unique<ShaderProgram>("particle_point.vert", "particle_point.frag");
+    history_textures_ = std::make_unique<HistoryTextures>();
     glGenVertexArrays(1, &point_vao_);
     glGenBuffers(3, point_buffers_);
     attach_instanced(point_vao_, point_buffers_[0], 0, 2, GL_FLOAT, GL_FALSE);
@@ -176,12 +182,20 @@ void ParticleRenderer::draw(const PixelRect& plot, int framebuffer_width, int fr
   glEnable(GL_BLEND);
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   glDisable(GL_SCISSOR_TEST);
-  if (history.dirty() || omin != toned_omin_ || history_size_[0] != width || history_size_[1] != height) {
-    history.tone_map(omin, pixels_);
-    toned_omin_ = omin;
-    upload_image(history_texture_, width, height, pixels_);
+  if (history.store() == ParticleHistory::Store::Gpu) {
+    if (!history_textures_) history_textures_ = std::make_unique<HistoryTextures>();
+    history_textures_->update(history);
+    history_textures_->draw(rect, framebuffer_width, framebuffer_height, omin);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  } else {
+    if (history.dirty() || omin != toned_omin_ || history_size_[0] != width || history_size_[1] != height) {
+      history.tone_map(omin, pixels_);
+      toned_omin_ = omin;
+      upload_image(history_texture_, width, height, pixels_);
+    }
+    if (!history.empty()) draw_image(history_texture_, rect, framebuffer_width, framebuffer_height);
   }
-  if (!history.empty()) draw_image(history_texture_, rect, framebuffer_width, framebuffer_height);
   if (path_ == ParticlePath::CpuSplat) {
     splat_particles(field, now, scale, width, height, pixels_);
     upload_image(splat_texture_, width, height, pixels_);

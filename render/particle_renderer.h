@@ -11,8 +11,11 @@
 //  - GpuInstanced: one instanced draw of all particles; the vertex shader
 //    moves and fades them (particle_point.vert), so a paused frame uploads
 //    nothing.
-// Both draw the same pixels; the history is tone mapped on the CPU
-// (ParticleHistory::tone_map) and uploaded only when it changed.
+// Both draw the same pixels. The history follows the path: with the CPU
+// splat it is kept and tone mapped on the CPU (ParticleHistory::tone_map)
+// and uploaded only when it changed; with instanced drawing it lives in
+// float textures on the GPU (HistoryTextures), the paper's history textures.
+// history_store_for(path) says which store a ParticleHistory needs.
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -23,6 +26,7 @@
 
 namespace weft::render {
 
+class HistoryTextures;
 class ShaderProgram;
 
 enum class ParticlePath { CpuSplat, GpuInstanced };
@@ -32,6 +36,7 @@ enum class ParticlePath { CpuSplat, GpuInstanced };
 // the WEFT_PARTICLE_PATH environment variable) overrides; null or "" does not.
 ParticlePath choose_particle_path(std::string_view gl_renderer, const char* forced);
 const char* particle_path_name(ParticlePath path);
+ParticleHistory::Store history_store_for(ParticlePath path);
 // choose_particle_path for the current context's GL_RENDERER and the
 // WEFT_PARTICLE_PATH environment variable.
 ParticlePath particle_path_for_context();
@@ -51,8 +56,8 @@ class ParticleRenderer {
   ParticleRenderer& operator=(const ParticleRenderer&) = delete;
 
   ParticlePath path() const { return path_; }
-  // Draws `history` tone mapped with `omin`, then the particles at `now`, into
-  // `plot` (its size must be the history's). `field_changed`: the field is not
+  // Draws `history` (of history_store_for(path())) tone mapped with `omin`,
+  // then the particles at `now`, into `plot` (its size must be the history's). `field_changed`: the field is not
   // the one drawn last time (the GPU path then uploads it again).
   void draw(const PixelRect& plot, int framebuffer_width, int framebuffer_height, ParticleField& field,
             bool field_changed, TimeNs now, const ParticleScale& scale, ParticleHistory& history, float omin);
@@ -66,6 +71,7 @@ class ParticleRenderer {
   ParticlePath path_;
   std::unique_ptr<ShaderProgram> image_program_;
   std::unique_ptr<ShaderProgram> point_program_;
+  std::unique_ptr<HistoryTextures> history_textures_;  // GpuInstanced
   GLuint history_texture_ = 0;
   GLuint splat_texture_ = 0;
   GLuint empty_vao_ = 0;
