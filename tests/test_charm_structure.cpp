@@ -429,6 +429,7 @@ TEST(CharmTrace, BadInputIsAnError) {
   EXPECT_EQ(sdag_serial_number("_atomic_0"), 0);
   EXPECT_EQ(sdag_serial_number("_serial_x"), -1);
   EXPECT_EQ(sdag_serial_number("recvGhost"), -1);
+  EXPECT_EQ(sdag_serial_number("_sdag_fnc_run"), -1);  // charmxi's body of SDAG entry `run`, not a serial
 }
 
 }  // namespace
