@@ -10,6 +10,7 @@
 #include "charm/task_structure.h"
 #include "charm/task_trace_builder.h"
 #include "charm_test_support.h"
+#include "structure/structure_store.h"
 
 using namespace weft;
 using namespace weft::charm;
@@ -135,6 +136,115 @@ TEST(CharmMetrics, IdleExperiencedFollowsTheFigure11Rule) {
   EXPECT_EQ(others, 0);
 }
 
+// §4, the walk goes past a block with no dependency: PE 0 idles over
+// [0, 10]; X [10, 12] waits on a message created at 5, then _serial_2
+// [12, 15] (no sink: an SDAG serial is started by the runtime, not by a
+// traced message; its only event is a send at 13), then Y [15, 20] waits on
+// a message created at 3. X is "directly after recorded idle time": 10. The
+// serial "[is not] dependent on an event that happened after the recorded
+// idle time", so the search does not stop there; it does not wait on a
+// dependency either, so it gets nothing. Y's message is from 3 < 10: Y
+// waited through the idle and experiences 10.
+TEST(CharmMetrics, IdleExperiencedWalksPastABlockWithoutASink) {
+  TaskTraceBuilder b(2);
+  const ChareIndex c0 = b.chare(false), c1 = b.chare(false);
+  const EntryIndex m = b.entry("m"), serial = b.entry("_serial_2");
+  const auto blk = b.block(c1, 1, m, 0, 6);
+  const auto from3 = b.source(blk, 3), from5 = b.source(blk, 5);
+  b.idle(0, 0, 10);
+  const auto x = b.block(c0, 0, m, 10, 12);
+  b.sink(x, from5);
+  const auto s = b.block(c0, 0, serial, 12, 15);
+  b.source(s, 13);
+  const auto y = b.block(c0, 0, m, 15, 20);
+  b.sink(y, from3);
+  const TaskTrace t = b.build();
+  const std::vector<TimeNs> idle = idle_experienced(t, index_block_events(t));
+  auto at = [&](std::int32_t provisional) { return idle[static_cast<std::size_t>(b.block_id(provisional))]; };
+  EXPECT_EQ(at(x), 10);
+  EXPECT_EQ(at(s), 0);
+  EXPECT_EQ(at(y), 10);
+}
+
+// §4, two recorded idle intervals back to back, [10, 20] and [20, 30] on PE
+// 0, then a block [30, 35]: it is "the event occurring directly after
+// recorded idle time", and the idle before it is both intervals: 10 + 10 =
+// 20. A block [0, 10] before them gets nothing.
+TEST(CharmMetrics, ConsecutiveIdleIntervalsCountTogether) {
+  TaskTraceBuilder b(1);
+  const ChareIndex c = b.chare(false);
+  const EntryIndex m = b.entry("m");
+  const auto before = b.block(c, 0, m, 0, 10);
+  b.idle(0, 10, 20);
+  b.idle(0, 20, 30);
+  const auto after = b.block(c, 0, m, 30, 35);
+  const TaskTrace t = b.build();
+  const std::vector<TimeNs> idle = idle_experienced(t, index_block_events(t));
+  EXPECT_EQ(idle[static_cast<std::size_t>(b.block_id(before))], 0);
+  EXPECT_EQ(idle[static_cast<std::size_t>(b.block_id(after))], 20);
+}
+
+// §4, idle experienced belongs to "the event occurring directly after" the
+// idle (and to the first event of each later serial block that waited
+// through it), not to every event of the block. PE 0 idles over [0, 10];
+// the block [10, 20] starts with a sink (message created at 5 on PE 1) and
+// sends at 12 and 15. Per event: the sink 10, the sends 0. Summed per step
+// or per row (MetricTotals), the block's idle counts once: 10, not 30.
+TEST(CharmMetrics, IdleExperiencedIsCarriedByTheFirstEventOfTheBlock) {
+  TaskTraceBuilder b(2);
+  const ChareIndex c0 = b.chare(false), c1 = b.chare(false);
+  const EntryIndex m = b.entry("m");
+  const auto from = b.source(b.block(c1, 1, m, 0, 6), 5);
+  b.idle(0, 0, 10);
+  const auto blk = b.block(c0, 0, m, 10, 20);
+  const auto k = b.sink(blk, from);
+  const auto s12 = b.source(blk, 12), s15 = b.source(blk, 15);
+  const TaskTrace t = b.build();
+  const std::vector<EventIndex> first = index_block_events(t);
+  const std::vector<TimeNs> per_event = idle_experienced_of_events(t, first, idle_experienced(t, first));
+  auto at = [&](std::int32_t provisional) { return per_event[static_cast<std::size_t>(b.event_id(provisional))]; };
+  EXPECT_EQ(at(k), 10);
+  EXPECT_EQ(at(s12), 0);
+  EXPECT_EQ(at(s15), 0);
+  db::MetricTotals totals;
+  for (std::int32_t e : {k, s12, s15}) totals.add(at(e), 0, 0, 0);
+  EXPECT_EQ(totals.sum_lateness, 10);
+  EXPECT_EQ(totals.max_lateness, 10);
+}
+
+// Interval bounds of λ: 2 PEs, the run spans [0, 200] (PE 1's last block
+// ends at 200), load-balancing steps recorded at 0 (the run's start), 100
+// and 250 (past the run's end). Only 100 divides the run: two intervals,
+// [0, 100) and [100, 200].
+//   PE 0: [0, 60], [100, 150]    60 | 50
+//   PE 1: [0, 40], [100, 200]    40 | 100
+// λ [0, 100) = (60 / 50 - 1) x 100 = 20 %; λ [100, 200] = (100 / 75 - 1) x 100
+// = 33.33 %. Each λ comes with the bounds it was computed over.
+TEST(CharmMetrics, IntervalImbalanceCarriesItsBounds) {
+  TaskTraceBuilder b(2);
+  const ChareIndex c = b.chare(false);
+  const EntryIndex m = b.entry("m");
+  b.block(c, 0, m, 0, 60);
+  b.block(c, 0, m, 100, 150);
+  b.block(c, 1, m, 0, 40);
+  b.block(c, 1, m, 100, 200);
+  b.lb_step(0);
+  b.lb_step(100);
+  b.lb_step(250);
+  const TaskTrace t = b.build();
+  const PeUtilization u = pe_utilization(t);
+  ASSERT_EQ(u.run_begin, 0);
+  ASSERT_EQ(u.run_end, 200);
+  const std::vector<IntervalImbalance> iv = interval_percent_imbalance(t, u);
+  ASSERT_EQ(iv.size(), 2u);
+  EXPECT_EQ(iv[0].begin, 0);
+  EXPECT_EQ(iv[0].end, 100);
+  EXPECT_DOUBLE_EQ(iv[0].lambda_percent, 20.0);
+  EXPECT_EQ(iv[1].begin, 100);
+  EXPECT_EQ(iv[1].end, 200);
+  EXPECT_DOUBLE_EQ(iv[1].lambda_percent, 100.0 / 3.0);
+}
+
 // 4 PEs, a load-balancing step at t = 100, the run spans [0, 200] (PE 1's
 // idle ends at 200). Busy time before / after the step:
 //   PE 0: [0,80] | [100,150]                   80 | 50   total 130
@@ -169,10 +279,10 @@ TEST(CharmMetrics, PercentImbalanceBeforeAndAfterBalancing) {
   EXPECT_DOUBLE_EQ(u.busy_percent[2], 42.5);
   EXPECT_DOUBLE_EQ(u.busy_percent[3], 47.5);
   EXPECT_DOUBLE_EQ(percent_imbalance(u.busy), 30.0);
-  const std::vector<double> lambda = interval_percent_imbalance(t, u);
+  const std::vector<IntervalImbalance> lambda = interval_percent_imbalance(t, u);
   ASSERT_EQ(lambda.size(), 2u);
-  EXPECT_DOUBLE_EQ(lambda[0], 60.0);
-  EXPECT_DOUBLE_EQ(lambda[1], 10.0);
+  EXPECT_DOUBLE_EQ(lambda[0].lambda_percent, 60.0);
+  EXPECT_DOUBLE_EQ(lambda[1].lambda_percent, 10.0);
   EXPECT_DOUBLE_EQ(percent_imbalance({0, 0}), 0.0);
   EXPECT_DOUBLE_EQ(percent_imbalance({5, 5, 5}), 0.0);
 }

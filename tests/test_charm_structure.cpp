@@ -355,6 +355,40 @@ TEST(CharmReordering, SmallerClockFirst) {
   EXPECT_EQ(steps.physical, std::make_pair(2, 3));
 }
 
+// §2.1 / §3.2.1, an absorbed entry method. Chare d (PE 1) runs m [0, 10]
+// whose first send (at 1) invokes recvResult on chare c (PE 0) at [12, 14];
+// directly after it c runs _serial_1 [14, 20], which sends back to d at 15
+// (d's m [25, 30]). recvResult "occurs right before a serial", so it is
+// absorbed into that serial's entry method (§2.1): one serial block whose
+// events "maintain their order" (§3.2.1). All four events are one phase.
+// Clocks (§3.2.1): d's send is an initial send, w = 0; its receive on c is
+// w_send + 1 = 1; c's send "count[s] up from the w of that receive": 2; the
+// receive on d: 3. Steps (§3.2): d's send 0; c's receive 1 (after its
+// source); c's send 2 (after the receive, its chare predecessor); d's
+// receive 3 (after its source at 2).
+TEST(CharmReordering, AbsorbedEntryMethodStaysBeforeItsSerial) {
+  TaskTraceBuilder b(2);
+  const ChareIndex c = b.chare(false), d = b.chare(false);
+  const EntryIndex m = b.entry("m"), recv = b.entry("recvResult"), s1 = b.entry("_serial_1");
+  const auto to_c = b.source(b.block(d, 1, m, 0, 10), 1);
+  const auto k_c = b.sink(b.block(c, 0, recv, 12, 14), to_c);
+  const auto to_d = b.source(b.block(c, 0, s1, 14, 20), 15);
+  const auto k_d = b.sink(b.block(d, 1, m, 25, 30), to_d);
+  const TaskTrace t = b.build();
+  const TaskStructure s = analyze_task_structure(t, {.reorder = true, .infer_dependencies = true});
+  ASSERT_EQ(s.phases.count, 1);
+  auto w = [&](std::int32_t k) { return s.steps.w[static_cast<std::size_t>(b.event_id(k))]; };
+  auto step = [&](std::int32_t k) { return s.global_step(b.event_id(k)); };
+  EXPECT_EQ(w(to_c), 0);
+  EXPECT_EQ(w(k_c), 1);
+  EXPECT_EQ(w(to_d), 2);
+  EXPECT_EQ(w(k_d), 3);
+  EXPECT_EQ(step(to_c), 0);
+  EXPECT_EQ(step(k_c), 1);
+  EXPECT_EQ(step(to_d), 2);
+  EXPECT_EQ(step(k_d), 3);
+}
+
 // --- Properties on a larger generated trace ---
 // 8x8 chares on 4 PEs, 6 iterations, one slow compute: no two events of one
 // chare share a global step (§3.1.4 properties (1) and (2)), and every sink is
@@ -395,6 +429,7 @@ TEST(CharmTrace, BadInputIsAnError) {
   EXPECT_EQ(sdag_serial_number("_atomic_0"), 0);
   EXPECT_EQ(sdag_serial_number("_serial_x"), -1);
   EXPECT_EQ(sdag_serial_number("recvGhost"), -1);
+  EXPECT_EQ(sdag_serial_number("_sdag_fnc_run"), -1);  // charmxi's body of SDAG entry `run`, not a serial
 }
 
 }  // namespace

@@ -22,28 +22,60 @@ std::vector<TimeNs> idle_experienced(const TaskTrace& t, const std::vector<Event
   };
   std::vector<BlockIndex> all(static_cast<std::size_t>(t.block_count()));
   std::iota(all.begin(), all.end(), 0);
-  for (std::size_t k = 0; k < idles.size(); ++k) {
-    const auto i = static_cast<std::size_t>(idles[k]);
-    const PeIndex pe = t.idle_pe[i];
-    const TimeNs idle_end = t.idle_end[i], length = t.idle_end[i] - t.idle_start[i];
-    const TimeNs next_idle = k + 1 < idles.size() && t.idle_pe[static_cast<std::size_t>(idles[k + 1])] == pe
-                                 ? t.idle_start[static_cast<std::size_t>(idles[k + 1])]
+  auto first_block_at = [&](PeIndex pe, TimeNs at) {
+    return std::lower_bound(all.begin(), all.end(), std::make_pair(pe, at), pe_less);
+  };
+  for (std::size_t k = 0; k < idles.size();) {
+    const PeIndex pe = t.idle_pe[static_cast<std::size_t>(idles[k])];
+    // "The event occurring directly after recorded idle time has idle
+    // experienced of the length corresponding to the preceding idle": idle
+    // intervals with no block between them (back to back) are one idle, their
+    // lengths added, ending where the last one ends.
+    TimeNs length = 0, idle_end = std::numeric_limits<TimeNs>::min();
+    for (;;) {
+      const auto i = static_cast<std::size_t>(idles[k]);
+      length += t.idle_end[i] - t.idle_start[i];
+      idle_end = std::max(idle_end, t.idle_end[i]);
+      if (++k == idles.size() || t.idle_pe[static_cast<std::size_t>(idles[k])] != pe) break;
+      const auto between = first_block_at(pe, idle_end);
+      if (between != all.end() && t.block_pe[static_cast<std::size_t>(*between)] == pe &&
+          t.block_start[static_cast<std::size_t>(*between)] < t.idle_start[static_cast<std::size_t>(idles[k])])
+        break;
+    }
+    const TimeNs next_idle = k < idles.size() && t.idle_pe[static_cast<std::size_t>(idles[k])] == pe
+                                 ? t.idle_start[static_cast<std::size_t>(idles[k])]
                                  : std::numeric_limits<TimeNs>::max();
-    auto it = std::lower_bound(all.begin(), all.end(), std::make_pair(pe, idle_end), pe_less);
+    auto it = first_block_at(pe, idle_end);
     for (bool first = true; it != all.end(); ++it, first = false) {
       const auto b = static_cast<std::size_t>(*it);
       if (t.block_pe[b] != pe || t.block_start[b] >= next_idle) break;
       if (!first) {
-        // Waiting through the idle: the block's triggering message was created before the idle ended.
+        // Later blocks: only one whose first event waited on a dependency is
+        // assigned, and the walk stops only at one "dependent on an event that
+        // happened after the recorded idle time". A block without a traced
+        // sink (an SDAG serial, started by the runtime) depends on no recorded
+        // event: it gets nothing and the walk goes on past it.
         const EventIndex e = block_first[b];
         const bool has_sink = e < block_first[b + 1] && t.event_kind[static_cast<std::size_t>(e)] == DepKind::Sink &&
                               t.event_partner[static_cast<std::size_t>(e)] != kNone;
-        if (!has_sink || t.event_time[static_cast<std::size_t>(t.event_partner[static_cast<std::size_t>(e)])] >= idle_end)
-          break;
+        if (!has_sink) continue;
+        if (t.event_time[static_cast<std::size_t>(t.event_partner[static_cast<std::size_t>(e)])] >= idle_end) break;
       }
       out[b] += length;
     }
   }
+  return out;
+}
+
+std::vector<TimeNs> idle_experienced_of_events(const TaskTrace& t, const std::vector<EventIndex>& block_first,
+                                               const std::vector<TimeNs>& idle_of_block) {
+  // §4 assigns idle experienced to "the event occurring directly after
+  // recorded idle time" and to "the first event of each subsequent serial
+  // block": the block's first event carries it, the others 0, so sums over
+  // events (per step, per row) count each block's idle once.
+  std::vector<TimeNs> out(static_cast<std::size_t>(t.event_count()), 0);
+  for (std::size_t b = 0; b + 1 < block_first.size(); ++b)
+    if (block_first[b] < block_first[b + 1]) out[static_cast<std::size_t>(block_first[b])] = idle_of_block[b];
   return out;
 }
 
@@ -152,7 +184,7 @@ double percent_imbalance(const std::vector<TimeNs>& busy) {
   return 100.0 * (static_cast<double>(hi) * static_cast<double>(busy.size()) - sum) / sum;
 }
 
-std::vector<double> interval_percent_imbalance(const TaskTrace& t, const PeUtilization& u) {
+std::vector<IntervalImbalance> interval_percent_imbalance(const TaskTrace& t, const PeUtilization& u) {
   // Interval boundaries: run begin, each load-balancing step, run end.
   std::vector<TimeNs> bound{u.run_begin};
   for (TimeNs s : t.lb_step_time)
@@ -168,10 +200,16 @@ std::vector<double> interval_percent_imbalance(const TaskTrace& t, const PeUtili
     for (; k < intervals && bound[k] < e; ++k)
       busy[k * pes + static_cast<std::size_t>(t.block_pe[b])] += std::min(e, bound[k + 1]) - std::max(s, bound[k]);
   }
-  std::vector<double> lambda(intervals);
-  for (std::size_t k = 0; k < intervals; ++k)
-    lambda[k] = percent_imbalance(std::vector<TimeNs>(busy.begin() + static_cast<std::ptrdiff_t>(k * pes),
-                                                      busy.begin() + static_cast<std::ptrdiff_t>((k + 1) * pes)));
+  // Each λ with the bounds it was computed over (LB times at or before the
+  // run's start, at or after its end, or not after the previous one bound
+  // nothing, so lb_step_time[k] is not the end of interval k in general).
+  std::vector<IntervalImbalance> lambda(intervals);
+  for (std::size_t k = 0; k < intervals; ++k) {
+    lambda[k].begin = bound[k];
+    lambda[k].end = bound[k + 1];
+    lambda[k].lambda_percent = percent_imbalance(std::vector<TimeNs>(
+        busy.begin() + static_cast<std::ptrdiff_t>(k * pes), busy.begin() + static_cast<std::ptrdiff_t>((k + 1) * pes)));
+  }
   return lambda;
 }
 

@@ -12,13 +12,22 @@
 
 namespace weft::charm {
 
-// §4 Idle experienced, per serial block. For each idle interval on a PE, the
-// first block after it experiences the idle's length; walking on along the
-// PE, each next block whose triggering message was created before the idle
-// ended experiences it too (it waited through the idle); the walk stops at
-// the first block that depends on something created after the idle ended,
-// at a block with no recorded dependency, or at the next idle (Figure 11).
+// §4 Idle experienced, per serial block. For each idle on a PE (recorded
+// idle intervals with no block between them count as one, their lengths
+// added), the first block after it experiences the idle's length; walking on
+// along the PE, each next block whose triggering message was created before
+// the idle ended experiences it too (it waited through the idle); a block
+// with no recorded dependency (no traced sink: an SDAG serial) gets nothing
+// but does not stop the walk; the walk stops at the first block that depends
+// on something created after the idle ended, or at the next idle (Figure 11).
 std::vector<TimeNs> idle_experienced(const TaskTrace& trace, const std::vector<EventIndex>& block_first);
+
+// Per event, from idle_experienced's per-block values: the first event of
+// each block carries its block's value, every other event 0 (§4: the metric
+// is at "the event occurring directly after" the idle and at "the first
+// event of each subsequent serial block").
+std::vector<TimeNs> idle_experienced_of_events(const TaskTrace& trace, const std::vector<EventIndex>& block_first,
+                                               const std::vector<TimeNs>& idle_of_block);
 
 // §4 Sub-blocks (Figure 13), per event: the time from the previous event of
 // its block (or the block start) to the event; the rest of the block after
@@ -58,7 +67,13 @@ double percent_imbalance(const std::vector<TimeNs>& busy);
 
 // λ for each interval between load-balancing steps: [run_begin, lb_0),
 // [lb_0, lb_1), ..., [lb_last, run_end]; busy time clipped to each interval.
-std::vector<double> interval_percent_imbalance(const TaskTrace& trace, const PeUtilization& util);
+// Only LB times strictly inside the run and after the previous one bound an
+// interval; each result carries the bounds it was computed over.
+struct IntervalImbalance {
+  TimeNs begin = 0, end = 0;
+  double lambda_percent = 0;
+};
+std::vector<IntervalImbalance> interval_percent_imbalance(const TaskTrace& trace, const PeUtilization& util);
 
 // A per-event (or per-block) metric aggregated by a key of each item: its
 // chare, its PE or its step (the per-chare, per-PE and per-step views).

@@ -9,7 +9,12 @@
 namespace weft::charm {
 namespace {
 
-// Block parts: maximal runs of consecutive events with one block and one phase.
+// Block parts: maximal runs of consecutive events with one serial unit and
+// one phase. The unit, not the execution: an entry method absorbed into the
+// serial that follows it (§2.1, TaskPartitions::unit_of_block) is one serial
+// block "for our ordering algorithm", so its events and the serial's keep
+// their order and the serial's sends count up from the absorbed receive's w
+// (§3.2.1). The units' events are consecutive (initial_partitions).
 struct BlockParts {
   std::vector<std::int32_t> of_event;
   std::vector<EventIndex> first, last;
@@ -19,8 +24,12 @@ BlockParts block_parts(const TaskTrace& t, const TaskPartitions& phases) {
   BlockParts bp;
   const auto n = static_cast<std::size_t>(t.event_count());
   bp.of_event.resize(n);
+  auto unit = [&](std::size_t e) {
+    const auto b = t.event_block[e];
+    return phases.unit_of_block.empty() ? b : phases.unit_of_block[static_cast<std::size_t>(b)];
+  };
   for (std::size_t e = 0; e < n; ++e) {
-    if (e == 0 || t.event_block[e] != t.event_block[e - 1] || phases.of_event[e] != phases.of_event[e - 1]) {
+    if (e == 0 || unit(e) != unit(e - 1) || phases.of_event[e] != phases.of_event[e - 1]) {
       bp.first.push_back(static_cast<EventIndex>(e));
       bp.last.push_back(static_cast<EventIndex>(e));
     }

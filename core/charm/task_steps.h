@@ -3,7 +3,8 @@
 //
 // Within each phase the events of a chare are put in one order, block part by
 // block part (a *block part* is the run of a serial block's events that lies
-// in one phase; events inside it keep their recorded order):
+// in one phase, the serial block including an entry method absorbed into it,
+// §2.1; events inside it keep their recorded order):
 //  - physical order: by block start time;
 //  - reordered (§3.2.1): by the clock w of the part's first event, then by the
 //    chare of the source that invoked the block, then by the same two keys of

@@ -44,8 +44,9 @@ struct TaskTrace {
   std::vector<std::uint8_t> chare_runtime;
 
   // Per entry method: its name as in the .sts file. SDAG serial blocks are
-  // named "_serial_N" or "_sdag_fnc_N"-style with their parse-order number N,
-  // which sdag_serial_number() extracts (§2.1).
+  // named "_serial_N" ("_atomic_N" in older Charm++) with their parse-order
+  // number N, which sdag_serial_number() extracts (§2.1). ("_sdag_fnc_NAME" is
+  // charmxi's body of an SDAG entry method NAME, not a numbered serial.)
   std::vector<std::string> entry_name;
 
   // Per serial block (entry-method execution), sorted by (pe, start_ns).
@@ -95,8 +96,8 @@ void validate_task_trace(const TaskTrace& trace);
 // CSR over blocks: events of block b are [first[b], first[b + 1]).
 std::vector<EventIndex> index_block_events(const TaskTrace& trace);
 
-// The N of an SDAG serial entry name ("_serial_3", "_sdag_fnc_3",
-// "_sdag_fnc_3()"), or -1 when the name is not one.
+// The N of an SDAG serial entry name ("_serial_3", "_atomic_3", either with
+// a signature such as "(void)" appended), or -1 when the name is not one.
 std::int32_t sdag_serial_number(const std::string& entry_name);
 
 }  // namespace weft::charm

@@ -30,7 +30,7 @@ constexpr std::int32_t kSinkKind = 2;    // structure::OpKind::Recv
 struct TaskEventResults {
   std::vector<std::int32_t> row;         // logical row of the event's chare
   std::vector<std::int32_t> step;        // global step
-  std::vector<TimeNs> idle_experienced;  // of the event's block -> lateness_ns
+  std::vector<TimeNs> idle_experienced;  // on the first event of its block, else 0 -> lateness_ns
   std::vector<TimeNs> sub_block;         // -> wait_ns and the drawn duration
   std::vector<TimeNs> diff_duration;     // -> diff_lateness_ns
   std::vector<TimeNs> imbalance;         // its PE's imbalance in its phase -> global_lateness_ns
@@ -48,10 +48,7 @@ TaskEventResults event_results(const charm::TaskTrace& t, const charm::TaskStruc
     r.step[static_cast<std::size_t>(e)] = s.global_step(e);
     r.row[static_cast<std::size_t>(e)] = row_of_chare[static_cast<std::size_t>(t.chare_of_event(e))];
   }
-  const std::vector<TimeNs> idle_of_block = charm::idle_experienced(t, first);
-  r.idle_experienced.resize(n);
-  for (std::size_t e = 0; e < n; ++e)
-    r.idle_experienced[e] = idle_of_block[static_cast<std::size_t>(t.event_block[e])];
+  r.idle_experienced = charm::idle_experienced_of_events(t, first, charm::idle_experienced(t, first));
   r.sub_block = charm::sub_block_durations(t, first);
   r.diff_duration = charm::differential_durations(r.sub_block, s.phases.of_event, r.step);
   r.imbalance = charm::phase_imbalance(t, r.sub_block, s.phases.of_event, s.phases.count).pe_of_event;
@@ -241,11 +238,13 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
       " end_ns INTEGER NOT NULL, lambda_percent REAL NOT NULL)");
   {
     Statement put = db.prepare("INSERT INTO imbalance_intervals VALUES (?, ?, ?, ?)");
-    for (std::size_t i = 0; i < report.interval_lambda_percent.size(); ++i) {
+    // The bounds come with each λ: the metric drops LB times outside the run
+    // or not after the previous one, so lb_step_time[i] need not bound row i.
+    for (std::size_t i = 0; i < report.intervals.size(); ++i) {
       put.bind(1, static_cast<std::int64_t>(i));
-      put.bind(2, i == 0 ? util.run_begin : t.lb_step_time[i - 1]);
-      put.bind(3, i < t.lb_step_time.size() ? t.lb_step_time[i] : util.run_end);
-      put.bind(4, report.interval_lambda_percent[i]);
+      put.bind(2, report.intervals[i].begin);
+      put.bind(3, report.intervals[i].end);
+      put.bind(4, report.intervals[i].lambda_percent);
       put.run();
       put.reset();
     }
@@ -312,7 +311,7 @@ TaskRunReport analyze_task_run(Database& db, const TaskStoreSettings& settings) 
   report.rows = static_cast<std::int64_t>(row_order.size());
   const charm::PeUtilization util = charm::pe_utilization(loaded.trace);
   report.lambda_percent = charm::percent_imbalance(util.busy);
-  report.interval_lambda_percent = charm::interval_percent_imbalance(loaded.trace, util);
+  report.intervals = charm::interval_percent_imbalance(loaded.trace, util);
   timer.mark("metrics");
   write_task_tables(db, loaded, s, r, row_order, settings, report);
   timer.mark("write");

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "charm/task_metrics.h"
 #include "charm/task_structure.h"
 #include "store/sqlite.h"
 
@@ -23,7 +24,8 @@ struct TaskStoreSettings {
 struct TaskRunReport {
   charm::TaskAnalysisReport analysis;
   double lambda_percent = 0;                  // λ of the whole run
-  std::vector<double> interval_lambda_percent;  // per load-balancing interval
+  // λ per load-balancing interval, with the bounds it was computed over.
+  std::vector<charm::IntervalImbalance> intervals;
   std::int64_t rows = 0;
 };
 
