@@ -169,19 +169,22 @@ void StepLod::read(int plevel, int slevel, std::int64_t s0, std::int64_t s1, Pro
   const std::int64_t i0 = std::clamp<std::int64_t>(std::max<std::int64_t>(s0, 0) >> slevel, 0, bins - 1);
   const std::int64_t i1 = std::clamp<std::int64_t>(std::max<std::int64_t>(s1, 0) >> slevel, 0, bins - 1);
   tiles_.read(plevel, slevel, static_cast<std::int64_t>(p0) >> plevel, static_cast<std::int64_t>(p1) >> plevel, i0,
-              i1, bins, kStepLodCellBytes, [&out](std::int32_t block, std::int32_t bin, const std::uint8_t* raw) {
-                std::array<std::uint8_t, kStepLodCellBytes> c;
-                std::copy(raw, raw + kStepLodCellBytes, c.begin());
-                if (c[kLodClasses] == 0) return;  // no event in the cell
-                if (!out.block.empty() && out.block.back() == block && out.last_bin.back() + 1 == bin &&
-                    out.cell.back() == c) {
-                  out.last_bin.back() = bin;
-                  return;
+              i1, bins, kStepLodCellBytes,
+              [&out](std::int32_t block, std::int32_t first, std::int32_t last, const std::uint8_t* raw) {
+                for (std::int32_t bin = first; bin <= last; ++bin, raw += kStepLodCellBytes) {
+                  std::array<std::uint8_t, kStepLodCellBytes> c;
+                  std::copy(raw, raw + kStepLodCellBytes, c.begin());
+                  if (c[kLodClasses] == 0) continue;  // no event in the cell
+                  if (!out.block.empty() && out.block.back() == block && out.last_bin.back() + 1 == bin &&
+                      out.cell.back() == c) {
+                    out.last_bin.back() = bin;
+                    continue;
+                  }
+                  out.block.push_back(block);
+                  out.first_bin.push_back(bin);
+                  out.last_bin.push_back(bin);
+                  out.cell.push_back(c);
                 }
-                out.block.push_back(block);
-                out.first_bin.push_back(bin);
-                out.last_bin.push_back(bin);
-                out.cell.push_back(c);
               });
 }
 

@@ -55,6 +55,7 @@ struct LodCells {
   std::vector<std::uint8_t> klass;      // StartClass
   std::vector<std::uint8_t> busy;       // 0..255: share of the cell's process-time covered
   std::size_t size() const { return block.size(); }
+  void reserve(std::size_t n);
   void clear();
 };
 

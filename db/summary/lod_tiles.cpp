@@ -50,7 +50,7 @@ TileReader::TileReader(Database& db, const std::string& table)
 
 void TileReader::read(int p, int t, std::int64_t b0, std::int64_t b1, std::int64_t i0, std::int64_t i1,
                       std::int64_t bins, int cell_bytes,
-                      const std::function<void(std::int32_t, std::int32_t, const std::uint8_t*)>& visit) {
+                      const std::function<void(std::int32_t, std::int32_t, std::int32_t, const std::uint8_t*)>& visit) {
   stmt_.bind(1, static_cast<std::int64_t>(p));
   stmt_.bind(2, static_cast<std::int64_t>(t));
   stmt_.bind(3, b0);
@@ -69,8 +69,10 @@ void TileReader::read(int p, int t, std::int64_t b0, std::int64_t b1, std::int64
     if (uncompress(scratch_.data(), &size, blob.data(), static_cast<uLong>(blob.size())) != Z_OK ||
         size != scratch_.size())
       throw Error(db_.path(), "corrupt level-of-detail tile");
-    for (std::int64_t i = std::max(first, i0); i <= std::min(first + count - 1, i1); ++i)
-      visit(block, static_cast<std::int32_t>(i), scratch_.data() + static_cast<std::size_t>(i - first) * width);
+    const std::int64_t lo = std::max(first, i0), hi = std::min(first + count - 1, i1);
+    if (lo <= hi)
+      visit(block, static_cast<std::int32_t>(lo), static_cast<std::int32_t>(hi),
+            scratch_.data() + static_cast<std::size_t>(lo - first) * width);
   }
   stmt_.reset();
 }

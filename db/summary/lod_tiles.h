@@ -26,12 +26,15 @@ void write_tiles(Database& db, const std::string& table, int p, int t, std::int6
 class TileReader {
  public:
   TileReader(Database& db, const std::string& table);
-  // Calls visit(block, bin, cell) for the nonzero-tile cells of level (p, t)
-  // in blocks [b0, b1] and bins [i0, i1], in (block, bin) order. `bins` is the
-  // level's bin count (the last tile is shorter).
+  // Calls visit(block, first, last, cells) for each stored (nonzero) tile of
+  // level (p, t) in blocks [b0, b1] overlapping bins [i0, i1], in (block,
+  // bin) order: `cells` holds the tile's cells of bins first..last (clipped
+  // to [i0, i1]), `cell_bytes` each. One call per tile, so the caller's loop
+  // over cells stays inline (a call per cell cost a quarter of a read).
+  // `bins` is the level's bin count (the last tile is shorter).
   void read(int p, int t, std::int64_t b0, std::int64_t b1, std::int64_t i0, std::int64_t i1,
             std::int64_t bins, int cell_bytes,
-            const std::function<void(std::int32_t, std::int32_t, const std::uint8_t*)>& visit);
+            const std::function<void(std::int32_t, std::int32_t, std::int32_t, const std::uint8_t*)>& visit);
 
  private:
   Database& db_;
