@@ -5,20 +5,16 @@
 #include "common/error.h"
 #include "instance_buffers.h"
 #include "shader_program.h"
+#include "texel_texture.h"
 
 namespace weft::render {
 
 namespace {
 
 GLuint make_float_texture(GLenum internal_format, GLenum format, int width, int height) {
-  GLuint texture = 0;
-  glGenTextures(1, &texture);
+  const GLuint texture = make_texel_texture();
   glBindTexture(GL_TEXTURE_2D, texture);
   glTexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(internal_format), width, height, 0, format, GL_FLOAT, nullptr);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   glBindTexture(GL_TEXTURE_2D, 0);
   return texture;
 }

@@ -9,6 +9,7 @@
 #include "instance_buffers.h"
 #include "particle_scale.h"
 #include "shader_program.h"
+#include "texel_texture.h"
 
 namespace weft::render {
 
@@ -68,28 +69,11 @@ void splat_particles(ParticleField& field, TimeNs now, const ParticleScale& scal
   }
 }
 
-namespace {
-
-GLuint make_texture() {
-  GLuint texture = 0;
-  glGenTextures(1, &texture);
-  glBindTexture(GL_TEXTURE_2D, texture);
-  // Nearest: one texel is one pixel of the plot.
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  glBindTexture(GL_TEXTURE_2D, 0);
-  return texture;
-}
-
-}  // namespace
-
 ParticleRenderer::ParticleRenderer(ParticlePath path)
     : path_(path),
       image_program_(std::make_unique<ShaderProgram>("particle_image.vert", "particle_image.frag")) {
-  history_texture_ = make_texture();
-  splat_texture_ = make_texture();
+  history_texture_ = make_texel_texture();
+  splat_texture_ = make_texel_texture();
   glGenVertexArrays(1, &empty_vao_);
   if (path_ == ParticlePath::GpuInstanced) {
     point_program_ = std::make_unique<ShaderProgram>("particle_point.vert", "particle_point.frag");

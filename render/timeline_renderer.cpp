@@ -5,6 +5,7 @@
 
 #include "instance_buffers.h"
 #include "shader_program.h"
+#include "texel_texture.h"
 
 namespace weft::render {
 
@@ -57,14 +58,7 @@ TimelineRenderer::TimelineRenderer()
       box_program_(std::make_unique<ShaderProgram>("timeline_box.vert", "timeline_box.frag")),
       line_program_(std::make_unique<ShaderProgram>("message_line.vert", "message_line.frag")),
       image_program_(std::make_unique<ShaderProgram>("cell_image.vert", "cell_image.frag")) {
-  glGenTextures(1, &image_texture_);
-  glBindTexture(GL_TEXTURE_2D, image_texture_);
-  // Nearest: a cell is a flat block, not a gradient between neighbours.
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  glBindTexture(GL_TEXTURE_2D, 0);
+  image_texture_ = make_texel_texture();  // a level-of-detail cell is a flat block
   glGenVertexArrays(1, &empty_vao_);
   glGenVertexArrays(1, &box_vao_);
   glGenVertexArrays(1, &line_vao_);

@@ -13,12 +13,14 @@
 
 #include "common/error.h"
 #include "framebuffer.h"
+#include "gl_test_support.h"
 #include "headless_context.h"
 #include "history_textures.h"
 #include "particle_history.h"
 
 using namespace weft;
 using namespace weft::render;
+using weft::testing::make_context_or_null;
 
 namespace {
 
@@ -26,15 +28,6 @@ constexpr int kFbWidth = 64, kFbHeight = 32;
 constexpr int kWidth = 41, kHeight = 19;  // the plot: no multiple of 4 either way
 constexpr float kPlotX = 9, kPlotY = 6;
 constexpr int kDot = 3;
-
-std::unique_ptr<HeadlessContext> make_context_or_null(std::string& why) {
-  try {
-    return std::make_unique<HeadlessContext>();
-  } catch (const Error& e) {
-    why = e.what();
-    return nullptr;
-  }
-}
 
 // Overlapping dots of three colors (densities up to 6, at the bottom-right
 // corner), some clipped by their segment [x_lo, x_hi] and by the plot edges.
@@ -100,7 +93,9 @@ TEST(RenderHistoryTextures, MatchTheCpuHistoryAndClear) {
         }
         colored += alpha > 0;
       }
-    if (omin > 0) EXPECT_GT(colored, 20);  // with O_min = 0 density-1 pixels vanish
+    if (omin > 0) {
+      EXPECT_GT(colored, 20);  // with O_min = 0 density-1 pixels vanish
+    }
   }
 
   // The densest pixel is the corner's: with O_min = 0 it is fully opaque,

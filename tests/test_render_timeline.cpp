@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "framebuffer.h"
+#include "gl_test_support.h"
 #include "headless_context.h"
 #include "region_palette.h"
 #include "store/window_query.h"
@@ -17,17 +18,9 @@
 
 using namespace weft;
 using namespace weft::render;
+using weft::testing::make_context_or_null;
 
 namespace {
-
-std::unique_ptr<HeadlessContext> make_context_or_null(std::string& why) {
-  try {
-    return std::make_unique<HeadlessContext>();
-  } catch (const Error& e) {
-    why = e.what();
-    return nullptr;
-  }
-}
 
 Rgba8 pixel_at(const std::vector<std::uint8_t>& rgba, int width, int x, int y) {
   const std::size_t i = (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) +
