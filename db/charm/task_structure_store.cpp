@@ -20,6 +20,17 @@
 namespace weft::db {
 namespace {
 
+// Inserts `n` rows through `sql`: bind(put, i) binds row i's values.
+template <class Bind>
+void insert_rows(Database& db, const char* sql, std::size_t n, Bind bind) {
+  Statement put = db.prepare(sql);
+  for (std::size_t i = 0; i < n; ++i) {
+    bind(put, i);
+    put.run();
+    put.reset();
+  }
+}
+
 using charm::EventIndex;
 
 // OpKind values in comm_event_blocks.kind: a source is drawn as a send, a sink as a receive.
@@ -175,14 +186,8 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
     }
     parts.flush();
     phases.flush();
-    BatchInserter edges(db, "partition_edges", "", 2);
-    for (std::int32_t p = 0; p < s.phases.count; ++p)
-      for (std::int32_t q : s.graph.successors(p)) {
-        std::array<std::int64_t, 2> row{p, q};
-        edges.add(row);
-      }
-    edges.flush();
   }
+  write_partition_edges(db, s.graph, s.phases.count);
   write_metric_tables(db, per_step, per_row);
   write_step_lod_items(db, rows, steps, [&](const auto& emit) {
     for (std::size_t e = 0; e < n; ++e)
@@ -205,50 +210,39 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
       const auto c = static_cast<std::size_t>(t.block_chare[b]);
       if (t.block_start[b] < first_t[c]) first_t[c] = t.block_start[b], first_pe[c] = t.block_pe[b];
     }
-    Statement put = db.prepare("INSERT INTO logical_rows VALUES (?, ?, ?, ?, ?)");
-    for (std::size_t row = 0; row < row_order.size(); ++row) {
-      const auto c = static_cast<std::size_t>(row_order[row]);
-      put.bind(1, static_cast<std::int64_t>(row));
-      put.bind(2, static_cast<std::int64_t>(c));
-      put.bind(3, std::string_view(loaded.chare_name[c]));
-      put.bind(4, static_cast<std::int64_t>(t.chare_runtime[c]));
-      put.bind(5, static_cast<std::int64_t>(first_pe[c]));
-      put.run();
-      put.reset();
-    }
+    insert_rows(db, "INSERT INTO logical_rows VALUES (?, ?, ?, ?, ?)", row_order.size(),
+                [&](Statement& put, std::size_t row) {
+                  const auto c = static_cast<std::size_t>(row_order[row]);
+                  put.bind(1, static_cast<std::int64_t>(row));
+                  put.bind(2, static_cast<std::int64_t>(c));
+                  put.bind(3, std::string_view(loaded.chare_name[c]));
+                  put.bind(4, static_cast<std::int64_t>(t.chare_runtime[c]));
+                  put.bind(5, static_cast<std::int64_t>(first_pe[c]));
+                });
   }
   // pe_metrics, imbalance_intervals, entry_stats (ampi-projections.txt §2-3).
   const charm::PeUtilization util = charm::pe_utilization(t);
   db.exec(
       "CREATE TABLE pe_metrics(pe INTEGER PRIMARY KEY, busy_ns INTEGER NOT NULL, idle_ns INTEGER NOT NULL,"
       " busy_percent REAL NOT NULL)");
-  {
-    Statement put = db.prepare("INSERT INTO pe_metrics VALUES (?, ?, ?, ?)");
-    for (std::size_t pe = 0; pe < util.busy.size(); ++pe) {
-      put.bind(1, static_cast<std::int64_t>(pe));
-      put.bind(2, util.busy[pe]);
-      put.bind(3, util.idle[pe]);
-      put.bind(4, util.busy_percent[pe]);
-      put.run();
-      put.reset();
-    }
-  }
+  insert_rows(db, "INSERT INTO pe_metrics VALUES (?, ?, ?, ?)", util.busy.size(), [&](Statement& put, std::size_t pe) {
+    put.bind(1, static_cast<std::int64_t>(pe));
+    put.bind(2, util.busy[pe]);
+    put.bind(3, util.idle[pe]);
+    put.bind(4, util.busy_percent[pe]);
+  });
   db.exec(
       "CREATE TABLE imbalance_intervals(interval INTEGER PRIMARY KEY, start_ns INTEGER NOT NULL,"
       " end_ns INTEGER NOT NULL, lambda_percent REAL NOT NULL)");
-  {
-    Statement put = db.prepare("INSERT INTO imbalance_intervals VALUES (?, ?, ?, ?)");
-    // The bounds come with each λ: the metric drops LB times outside the run
-    // or not after the previous one, so lb_step_time[i] need not bound row i.
-    for (std::size_t i = 0; i < report.intervals.size(); ++i) {
-      put.bind(1, static_cast<std::int64_t>(i));
-      put.bind(2, report.intervals[i].begin);
-      put.bind(3, report.intervals[i].end);
-      put.bind(4, report.intervals[i].lambda_percent);
-      put.run();
-      put.reset();
-    }
-  }
+  // The bounds come with each λ: the metric drops LB times outside the run
+  // or not after the previous one, so lb_step_time[i] need not bound row i.
+  insert_rows(db, "INSERT INTO imbalance_intervals VALUES (?, ?, ?, ?)", report.intervals.size(),
+              [&](Statement& put, std::size_t i) {
+                put.bind(1, static_cast<std::int64_t>(i));
+                put.bind(2, report.intervals[i].begin);
+                put.bind(3, report.intervals[i].end);
+                put.bind(4, report.intervals[i].lambda_percent);
+              });
   db.exec(
       "CREATE TABLE entry_stats(region INTEGER PRIMARY KEY, name TEXT NOT NULL, count INTEGER NOT NULL,"
       " total_ns INTEGER NOT NULL, mean_ns REAL NOT NULL, max_ns INTEGER NOT NULL)");

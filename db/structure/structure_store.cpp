@@ -153,6 +153,16 @@ void release_messages(structure::CommTrace& t) {
 
 }  // namespace
 
+void write_partition_edges(Database& db, const structure::PartitionGraph& graph, std::int32_t partitions) {
+  BatchInserter edges(db, "partition_edges", "", 2);
+  for (std::int32_t p = 0; p < partitions; ++p)
+    for (std::int32_t s : graph.successors(p)) {
+      std::array<std::int64_t, 2> row{p, s};
+      edges.add(row);
+    }
+  edges.flush();
+}
+
 void write_metric_tables(Database& db, const std::vector<MetricTotals>& per_step,
                          const std::vector<MetricTotals>& per_process) {
   BatchInserter rows(db, "step_metrics", "", 7);
@@ -252,14 +262,8 @@ void write_structure(Database& db, LoadedCommTrace& loaded, const StructureResul
       rows.add(row);
     }
     rows.flush();
-    BatchInserter edges(db, "partition_edges", "", 2);
-    for (std::int32_t p = 0; p < r.parts.count; ++p)
-      for (std::int32_t s : r.graph.successors(p)) {
-        std::array<std::int64_t, 2> row{p, s};
-        edges.add(row);
-      }
-    edges.flush();
   }
+  write_partition_edges(db, r.graph, r.parts.count);
   {
     BatchInserter rows(db, "phases", "", 7);
     for (std::int32_t first = 0; first < r.parts.count;) {

@@ -48,6 +48,9 @@ struct MetricTotals {
     comm += duration;
   }
 };
+// partition_edges: every edge of the partition DAG (MPI and task runs alike).
+void write_partition_edges(Database& db, const structure::PartitionGraph& graph, std::int32_t partitions);
+
 // Fills step_metrics (steps with events) and process_metrics (every row).
 void write_metric_tables(Database& db, const std::vector<MetricTotals>& per_step,
                          const std::vector<MetricTotals>& per_process);
