@@ -112,6 +112,7 @@ void HistoryTextures::allocate(int width, int height) {
 }
 
 void HistoryTextures::update(ParticleHistory& history) {
+  if (history.width() <= 0 || history.height() <= 0) return;  // never sized: nothing to hold
   const bool fresh = history.generation() != generation_;
   const bool resized = history.width() != width_ || history.height() != height_;
   if (!fresh && !resized && history.pending().empty()) return;
