@@ -1,6 +1,7 @@
 #include "app/logical_data.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 
@@ -76,38 +77,44 @@ void add_aggregate_work(const db::StepEvents& events, const ViewFilter& filter,
   }
 }
 
-// The cells as one image (a texel per 2^s steps × 2^p rows), each in the
+// The cells as one image (a byte per 2^s steps × 2^p rows), each in the
 // color of its largest metric value (or its most communication-like class).
 void build_step_lod_geometry(const db::StepLodLayout& layout, LogicalColor color, LoadedLogicalWindow& out) {
   render::TimelineGeometry& g = out.geometry;
-  const db::StepLodCells& c = out.lod;
-  out.lod_bin_steps = std::int64_t{1} << c.slevel;
-  out.lod_block_rows = layout.block_size(c.plevel);
-  const db::StepLodField field = color == LogicalColor::DiffLateness     ? db::kLodDiffLateness
+  const db::CellGrid& grid = out.lod.grid;
+  out.lod_bin_steps = std::int64_t{1} << out.lod.slevel;
+  out.lod_block_rows = layout.block_size(out.lod.plevel);
+  const db::StepLodField field = color == LogicalColor::Function       ? db::kLodClasses
+                                 : color == LogicalColor::DiffLateness   ? db::kLodDiffLateness
                                  : color == LogicalColor::GlobalLateness ? db::kLodGlobalLateness
                                  : color == LogicalColor::Duration       ? db::kLodDuration
                                                                          : db::kLodLateness;
-  const std::int64_t last_bin = layout.bins(c.slevel) - 1;
-  const std::int64_t i0 = std::clamp<std::int64_t>(out.window.s0 >> c.slevel, 0, last_bin);
-  const std::int64_t i1 = std::clamp<std::int64_t>(out.window.s1 >> c.slevel, i0, last_bin);
-  const std::int64_t b0 = out.window.p0 >> c.plevel, b1 = std::max<std::int64_t>(b0, out.window.p1 >> c.plevel);
   render::CellImage& image = g.image;
-  image.width = static_cast<int>(i1 - i0 + 1);
-  image.height = static_cast<int>(b1 - b0 + 1);
-  image.texels.assign(static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height), 0);
-  image.x0 = static_cast<double>(i0 * out.lod_bin_steps);
+  image.width = static_cast<int>(grid.columns);
+  image.height = static_cast<int>(grid.rows);
+  image.x0 = static_cast<double>(grid.i0 * out.lod_bin_steps);
   image.dx = static_cast<double>(out.lod_bin_steps);
-  image.row0 = static_cast<double>(b0 * out.lod_block_rows);
+  image.row0 = static_cast<double>(grid.b0 * out.lod_block_rows);
   image.drow = static_cast<double>(out.lod_block_rows);
-  for (std::size_t i = 0; i < c.size(); ++i) {
-    const render::Rgba8 rgb = color == LogicalColor::Function
-                                  ? class_color(dominant_class(c.cell[i][db::kLodClasses]))
-                                  : render::metric_color(c.cell[i][static_cast<std::size_t>(field)], 255.0);
-    const std::int64_t row = c.block[i] - b0;
-    if (row < 0 || row >= image.height) continue;
-    for (std::int64_t bin = std::max<std::int64_t>(c.first_bin[i], i0); bin <= std::min<std::int64_t>(c.last_bin[i], i1); ++bin)
-      image.texels[static_cast<std::size_t>(row * image.width + (bin - i0))] = rgb;
+  // Palette indices: a class set (1..63) is its own index; a metric (0..255
+  // of the run's largest) takes 1 + value / 2, 128 steps of the color map
+  // whose ends are exact (0: bottom, 255: top). Index 0: no event.
+  std::array<std::uint8_t, 256> index_of{};
+  image.palette.fill(0);
+  for (int v = 0; v < 256; ++v) {
+    if (field == db::kLodClasses) {
+      index_of[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(v);
+      if (v > 0) image.palette[static_cast<std::size_t>(v)] = class_color(dominant_class(static_cast<std::uint8_t>(v)));
+    } else {
+      index_of[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(1 + v / 2);
+      if (v < 128) image.palette[static_cast<std::size_t>(1 + v)] = render::metric_color(v * 255.0 / 127.0, 255.0);
+    }
   }
+  const auto cells = static_cast<std::size_t>(grid.rows * grid.columns);
+  image.cells.resize(cells);
+  const std::uint8_t* cell = grid.bytes.data();
+  for (std::size_t i = 0; i < cells; ++i, cell += db::kStepLodCellBytes)
+    image.cells[i] = cell[db::kLodClasses] == 0 ? 0 : index_of[cell[field]];
 }
 
 }  // namespace

@@ -42,32 +42,31 @@ std::int64_t draw_step_lod_tooltip(const TraceInfo& info, const db::StructureFac
   if (row < 0 || step < 0) return -1;
   const auto block = static_cast<std::int64_t>(row) / data.lod_block_rows;
   const auto bin = static_cast<std::int64_t>(step) / data.lod_bin_steps;
-  const db::StepLodCells& c = data.lod;
-  for (std::size_t i = 0; i < c.size(); ++i) {
-    if (c.block[i] != block || bin < c.first_bin[i] || bin > c.last_bin[i]) continue;
-    const auto& cell = c.cell[i];
-    const std::int64_t first = block * data.lod_block_rows;
-    const std::int64_t last =
-        std::min<std::int64_t>(first + data.lod_block_rows, static_cast<std::int64_t>(info.processes.size())) - 1;
-    auto upto = [](std::uint8_t q, TimeNs max) {
-      return q == 0 ? std::string("0") : "up to " + render::format_duration(static_cast<double>(q) / 255.0 * static_cast<double>(max));
-    };
-    ImGui::BeginTooltip();
-    ImGui::Text("%s to %s, steps %lld to %lld", info.processes.name[static_cast<std::size_t>(first)].c_str(),
-                info.processes.name[static_cast<std::size_t>(last)].c_str(),
-                static_cast<long long>(c.first_bin[i] * data.lod_bin_steps),
-                static_cast<long long>((c.last_bin[i] + 1) * data.lod_bin_steps - 1));
-    ImGui::Separator();
-    ImGui::Text("lateness         %s", upto(cell[db::kLodLateness], facts.max_lateness_ns).c_str());
-    ImGui::Text("diff. lateness   %s", upto(cell[db::kLodDiffLateness], facts.max_diff_lateness_ns).c_str());
-    ImGui::Text("global lateness  %s", upto(cell[db::kLodGlobalLateness], facts.max_global_lateness_ns).c_str());
-    ImGui::Text("duration         %s", upto(cell[db::kLodDuration], facts.max_duration_ns).c_str());
-    ImGui::Text("mostly           %s", db::start_class_name(dominant_class(cell[db::kLodClasses])));
-    ImGui::TextDisabled("zoom in for the events");
-    ImGui::EndTooltip();
-    return -1;  // nothing to highlight: the cells are one image
-  }
-  return -1;
+  const db::CellGrid& grid = data.lod.grid;
+  const std::uint8_t* cell = grid.at(block, bin);
+  if (!cell || cell[db::kLodClasses] == 0) return -1;
+  const auto [first_bin, last_bin] = grid.run_around(block, bin);
+  const std::int64_t first = block * data.lod_block_rows;
+  const std::int64_t last =
+      std::min<std::int64_t>(first + data.lod_block_rows, static_cast<std::int64_t>(info.processes.size())) - 1;
+  if (first > last) return -1;
+  auto upto = [](std::uint8_t q, TimeNs max) {
+    return q == 0 ? std::string("0") : "up to " + render::format_duration(static_cast<double>(q) / 255.0 * static_cast<double>(max));
+  };
+  ImGui::BeginTooltip();
+  ImGui::Text("%s to %s, steps %lld to %lld", info.processes.name[static_cast<std::size_t>(first)].c_str(),
+              info.processes.name[static_cast<std::size_t>(last)].c_str(),
+              static_cast<long long>(first_bin * data.lod_bin_steps),
+              static_cast<long long>((last_bin + 1) * data.lod_bin_steps - 1));
+  ImGui::Separator();
+  ImGui::Text("lateness         %s", upto(cell[db::kLodLateness], facts.max_lateness_ns).c_str());
+  ImGui::Text("diff. lateness   %s", upto(cell[db::kLodDiffLateness], facts.max_diff_lateness_ns).c_str());
+  ImGui::Text("global lateness  %s", upto(cell[db::kLodGlobalLateness], facts.max_global_lateness_ns).c_str());
+  ImGui::Text("duration         %s", upto(cell[db::kLodDuration], facts.max_duration_ns).c_str());
+  ImGui::Text("mostly           %s", db::start_class_name(dominant_class(cell[db::kLodClasses])));
+  ImGui::TextDisabled("zoom in for the events");
+  ImGui::EndTooltip();
+  return -1;  // nothing to highlight: the cells are one image
 }
 
 }  // namespace

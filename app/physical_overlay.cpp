@@ -42,36 +42,47 @@ void draw_class_legend(const render::PixelRect& rect) {
   draw->AddText(ImVec2(rect.x, y + 3.0f), kDimTextColor, "dim: mostly idle");
 }
 
-// Tooltip of the level-of-detail cell run under the mouse.
+// Tooltip of the level-of-detail cell run under the mouse: the cells of one
+// class around it in its block's row.
 std::int64_t draw_lod_tooltip(const TraceInfo& info, const render::ViewTransform& view,
                               const LoadedWindow& data) {
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  const db::LodCells& c = data.lod;
+  const db::CellGrid& grid = data.lod.grid;
   const double row = view.row_at(mouse.y), t = view.time_at(mouse.x);
   if (row < 0 || t < 0) return -1;
   const auto block = static_cast<std::int64_t>(row) / data.lod_block_rows;
   const auto bin = static_cast<std::int64_t>(t) / data.lod_bin_ns;
-  for (std::size_t i = 0; i < c.size(); ++i) {
-    if (c.block[i] != block || bin < c.first_bin[i] || bin > c.last_bin[i]) continue;
-    const std::int64_t first_row = block * data.lod_block_rows;
-    const std::int64_t last_row =
-        std::min<std::int64_t>(first_row + data.lod_block_rows, static_cast<std::int64_t>(info.processes.size())) - 1;
-    const double t0 = static_cast<double>(c.first_bin[i] * data.lod_bin_ns);
-    const double t1 = static_cast<double>((c.last_bin[i] + 1) * data.lod_bin_ns);
-    ImGui::BeginTooltip();
-    ImGui::Text("%lld processes, %s", static_cast<long long>(last_row - first_row + 1),
-                render::format_duration(t1 - t0).c_str());
-    ImGui::Separator();
-    ImGui::Text("processes  %s to %s", info.processes.name[static_cast<std::size_t>(first_row)].c_str(),
-                info.processes.name[static_cast<std::size_t>(last_row)].c_str());
-    ImGui::Text("from       %s", render::format_duration(t0).c_str());
-    ImGui::Text("mostly     %s", db::start_class_name(static_cast<db::StartClass>(c.klass[i])));
-    ImGui::Text("busy       up to %d%%", static_cast<int>(c.busy[i] * 100 / 255));
-    ImGui::TextDisabled("zoom in for the events");
-    ImGui::EndTooltip();
-    return -1;  // nothing to highlight: the cells are one image
-  }
-  return -1;
+  const std::uint8_t* cell = grid.at(block, bin);
+  if (!cell || cell[0] == 0 || cell[0] > db::kStartClasses) return -1;
+  // The run: neighbours of the same class, busy up to the largest of them.
+  std::int64_t first = bin, last = bin;
+  std::uint8_t busy = cell[1];
+  auto same_class = [&](std::int64_t b) {
+    const std::uint8_t* c = grid.at(block, b);
+    if (!c || c[0] != cell[0]) return false;
+    busy = std::max(busy, c[1]);
+    return true;
+  };
+  while (same_class(first - 1)) --first;
+  while (same_class(last + 1)) ++last;
+  const std::int64_t first_row = block * data.lod_block_rows;
+  const std::int64_t last_row =
+      std::min<std::int64_t>(first_row + data.lod_block_rows, static_cast<std::int64_t>(info.processes.size())) - 1;
+  if (first_row > last_row) return -1;
+  const double t0 = static_cast<double>(first * data.lod_bin_ns);
+  const double t1 = static_cast<double>((last + 1) * data.lod_bin_ns);
+  ImGui::BeginTooltip();
+  ImGui::Text("%lld processes, %s", static_cast<long long>(last_row - first_row + 1),
+              render::format_duration(t1 - t0).c_str());
+  ImGui::Separator();
+  ImGui::Text("processes  %s to %s", info.processes.name[static_cast<std::size_t>(first_row)].c_str(),
+              info.processes.name[static_cast<std::size_t>(last_row)].c_str());
+  ImGui::Text("from       %s", render::format_duration(t0).c_str());
+  ImGui::Text("mostly     %s", db::start_class_name(static_cast<db::StartClass>(cell[0] - 1)));
+  ImGui::Text("busy       up to %d%%", static_cast<int>(busy * 100 / 255));
+  ImGui::TextDisabled("zoom in for the events");
+  ImGui::EndTooltip();
+  return -1;  // nothing to highlight: the cells are one image
 }
 
 }  // namespace

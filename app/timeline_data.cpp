@@ -5,6 +5,7 @@
 #include "app/user_colors.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <numeric>
@@ -100,40 +101,58 @@ double estimated_events(const TraceInfo& info, const db::Window& window) {
   return static_cast<double>(info.meta.count_events) * (rows / processes) * std::min(1.0, ns / span);
 }
 
-// The cells as one image (a texel per cell, drawn as one textured quad), each
-// in its class's color dimmed by how little of the cell was busy.
+// Level-of-detail cells as palette indices: 1 + class · 32 + busy / 8, so a
+// cell shows its class's color, opaque, mixed toward the background by how
+// little of it was busy (idle cells fade, busy ones glow; 32 shades).
+constexpr int kBusyShades = 32;
+
+class LodPalette {
+ public:
+  LodPalette() {
+    for (int k = 0; k < db::kStartClasses; ++k) {
+      const render::Rgba8 base = class_color(static_cast<db::StartClass>(k));
+      for (int shade = 0; shade < kBusyShades; ++shade) {
+        const double keep = 0.35 + 0.65 * (shade + 0.5) / kBusyShades;
+        auto channel = [&](int shift, int background) {
+          return static_cast<std::uint8_t>(background +
+                                           (static_cast<double>((base >> shift) & 0xff) - background) * keep);
+        };
+        colors[static_cast<std::size_t>(1 + k * kBusyShades + shade)] =
+            render::rgba8(channel(0, 22), channel(8, 22), channel(16, 26));
+      }
+      for (int busy = 0; busy < 256; ++busy)
+        index_of[static_cast<std::size_t>((k + 1) * 256 + busy)] =
+            static_cast<std::uint8_t>(1 + k * kBusyShades + busy * kBusyShades / 256);
+    }
+  }
+  // By (class + 1) · 256 + busy; class 0 (no event) and unknown classes: 0.
+  std::array<std::uint8_t, 256 * 256> index_of{};
+  std::array<render::Rgba8, 256> colors{};
+};
+static_assert(1 + db::kStartClasses * kBusyShades <= 256, "LOD palette overflows a byte");
+
+// The cells as one image (a byte per cell, drawn as one textured quad).
 void build_lod_geometry(const db::LodLayout& layout, LoadedWindow& out) {
+  static const LodPalette palette;
   render::TimelineGeometry& g = out.geometry;
   g.clear();
   g.origin_ns = out.window.t0;
-  const db::LodCells& c = out.lod;
-  out.lod_bin_ns = layout.bin_width(c.tlevel);
-  out.lod_block_rows = layout.block_size(c.plevel);
-  const std::int64_t last_bin = layout.bins_at(c.tlevel) - 1;
-  const std::int64_t i0 = std::clamp<std::int64_t>(out.window.t0 / out.lod_bin_ns, 0, last_bin);
-  const std::int64_t i1 = std::clamp<std::int64_t>(out.window.t1 / out.lod_bin_ns, i0, last_bin);
-  const std::int64_t b0 = out.window.p0 >> c.plevel, b1 = std::max<std::int64_t>(b0, out.window.p1 >> c.plevel);
+  const db::CellGrid& grid = out.lod.grid;
+  out.lod_bin_ns = layout.bin_width(out.lod.tlevel);
+  out.lod_block_rows = layout.block_size(out.lod.plevel);
   render::CellImage& image = g.image;
-  image.width = static_cast<int>(i1 - i0 + 1);
-  image.height = static_cast<int>(b1 - b0 + 1);
-  image.texels.assign(static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height), 0);
-  image.x0 = static_cast<double>(i0 * out.lod_bin_ns - g.origin_ns);
+  image.width = static_cast<int>(grid.columns);
+  image.height = static_cast<int>(grid.rows);
+  image.x0 = static_cast<double>(grid.i0 * out.lod_bin_ns - g.origin_ns);
   image.dx = static_cast<double>(out.lod_bin_ns);
-  image.row0 = static_cast<double>(b0 * out.lod_block_rows);
+  image.row0 = static_cast<double>(grid.b0 * out.lod_block_rows);
   image.drow = static_cast<double>(out.lod_block_rows);
-  for (std::size_t i = 0; i < c.size(); ++i) {
-    const render::Rgba8 base = class_color(static_cast<db::StartClass>(c.klass[i]));
-    // Opaque, mixed toward the background: idle cells fade, busy ones glow.
-    const double keep = 0.35 + 0.65 * c.busy[i] / 255.0;
-    auto channel = [&](int shift, int background) {
-      return static_cast<std::uint8_t>(background + (static_cast<double>((base >> shift) & 0xff) - background) * keep);
-    };
-    const render::Rgba8 color = render::rgba8(channel(0, 22), channel(8, 22), channel(16, 26));
-    const std::int64_t row = c.block[i] - b0;
-    if (row < 0 || row >= image.height) continue;
-    for (std::int64_t bin = std::max<std::int64_t>(c.first_bin[i], i0); bin <= std::min<std::int64_t>(c.last_bin[i], i1); ++bin)
-      image.texels[static_cast<std::size_t>(row * image.width + (bin - i0))] = color;
-  }
+  image.palette = palette.colors;
+  const auto cells = static_cast<std::size_t>(grid.rows * grid.columns);
+  image.cells.resize(cells);
+  const std::uint8_t* cell = grid.bytes.data();
+  for (std::size_t i = 0; i < cells; ++i, cell += db::LodCells::kCellBytes)
+    image.cells[i] = palette.index_of[static_cast<std::size_t>(cell[0]) * 256 + cell[1]];
 }
 
 }  // namespace

@@ -4,9 +4,11 @@
 // message, as parallel arrays. Times are float ns relative to `origin_ns`, the
 // start of the loaded window, so float precision is spent on what is visible;
 // the viewer reloads (and so re-centers) before zooming far into one window.
+#include <array>
 #include <cstdint>
 #include <vector>
 
+#include "common/huge_page_allocator.h"
 #include "common/types.h"
 #include "region_palette.h"
 
@@ -18,20 +20,24 @@ struct WindowMessages;
 namespace weft::render {
 
 // A grid of equal cells drawn as one textured quad (a level-of-detail
-// window): texel (i, j) covers x in [x0 + i·dx, x0 + (i+1)·dx) from the
+// window): cell (i, j) covers x in [x0 + i·dx, x0 + (i+1)·dx) from the
 // geometry origin and rows [row0 + j·drow, row0 + (j+1)·drow) (a last block
-// may reach past the last row: views never show rows beyond it). Texels with
-// alpha 0 are empty.
+// may reach past the last row: views never show rows beyond it). A cell is a
+// byte, an index into `palette`, which the shader looks up: a window of a
+// few million cells uploads a byte per cell, a quarter of an RGBA image, and
+// building it is a table lookup per cell. Index 0 is an empty cell (the row
+// bands show through).
 struct CellImage {
   int width = 0;
   int height = 0;
-  std::vector<Rgba8> texels;  // row-major, width × height
+  BigVector<std::uint8_t> cells;  // row-major, width × height (huge pages: MBs, refilled per load)
+  std::array<Rgba8, 256> palette{};  // palette[0] is never drawn
   double x0 = 0, dx = 1;
   double row0 = 0, drow = 1;
   bool empty() const { return width == 0 || height == 0; }
   void clear() {
     width = height = 0;
-    texels.clear();
+    cells.clear();
   }
 };
 

@@ -59,6 +59,7 @@ TimelineRenderer::TimelineRenderer()
       line_program_(std::make_unique<ShaderProgram>("message_line.vert", "message_line.frag")),
       image_program_(std::make_unique<ShaderProgram>("cell_image.vert", "cell_image.frag")) {
   image_texture_ = make_texel_texture();  // a level-of-detail cell is a flat block
+  palette_texture_ = make_texel_texture();
   glGenVertexArrays(1, &empty_vao_);
   glGenVertexArrays(1, &box_vao_);
   glGenVertexArrays(1, &line_vao_);
@@ -76,6 +77,7 @@ TimelineRenderer::TimelineRenderer()
 
 TimelineRenderer::~TimelineRenderer() {
   glDeleteTextures(1, &image_texture_);
+  glDeleteTextures(1, &palette_texture_);
   glDeleteBuffers(4, box_buffers_);
   glDeleteBuffers(2, line_buffers_);
   glDeleteVertexArrays(1, &empty_vao_);
@@ -99,9 +101,13 @@ void TimelineRenderer::upload(const TimelineGeometry& geometry) {
   image_.drow = geometry.image.drow;
   if (!geometry.image.empty()) {
     glBindTexture(GL_TEXTURE_2D, image_texture_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);  // rows of single bytes are not 4-aligned
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, geometry.image.width, geometry.image.height, 0, GL_RED,
+                 GL_UNSIGNED_BYTE, geometry.image.cells.data());
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, geometry.image.width, geometry.image.height, 0, GL_RGBA,
-                 GL_UNSIGNED_BYTE, geometry.image.texels.data());
+    glBindTexture(GL_TEXTURE_2D, palette_texture_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                 geometry.image.palette.data());
     glBindTexture(GL_TEXTURE_2D, 0);
   }
   box_count_ = static_cast<GLsizei>(geometry.box_count());
@@ -177,6 +183,9 @@ void TimelineRenderer::draw_image(const ViewTransform& view) {
   glUniform4f(image_program_->uniform("u_extent"), static_cast<float>(image_.x0),
               static_cast<float>(image_.x0 + image_.dx * image_.width), static_cast<float>(image_.row0),
               static_cast<float>(image_.row0 + image_.drow * image_.height));
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, palette_texture_);
+  glUniform1i(image_program_->uniform("u_palette"), 1);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, image_texture_);
   glUniform1i(image_program_->uniform("u_cells"), 0);
@@ -184,6 +193,9 @@ void TimelineRenderer::draw_image(const ViewTransform& view) {
   glBindVertexArray(empty_vao_);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   glEnable(GL_BLEND);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 

@@ -54,8 +54,9 @@ class TimelineRenderer {
   std::unique_ptr<ShaderProgram> box_program_;
   std::unique_ptr<ShaderProgram> line_program_;
   std::unique_ptr<ShaderProgram> image_program_;
-  GLuint image_texture_ = 0;
-  CellImage image_;  // extent of the uploaded texture (texels not kept)
+  GLuint image_texture_ = 0;    // R8: the cells' palette indices
+  GLuint palette_texture_ = 0;  // 256 x 1 RGBA8
+  CellImage image_;  // extent of the uploaded texture (cells not kept)
   GLuint empty_vao_ = 0;  // core profile needs a bound VAO even with no attributes
   GLuint box_vao_ = 0;
   GLuint line_vao_ = 0;

@@ -28,19 +28,48 @@ db::Database build(const TestTrace& trace, const std::string& stem) {
   return db::Database(path, db::Database::Mode::ReadOnly);
 }
 
-// The class of the cell holding time `t` on `process` at level (p, t).
+// The class of the cell holding time `t` on `process` at level (p, t), and
+// how busy it is; -1 where the cell has no event.
 struct Probe {
   db::ActivityLod& lod;
   db::LodCells cells;
-  int klass_at(int p, int tl, ProcessIndex process, TimeNs t) {
+  const std::uint8_t* cell_at(int p, int tl, ProcessIndex process, TimeNs t) {
     lod.read(p, tl, t, t, process, process, cells);
-    return cells.size() == 1 ? cells.klass[0] : -1;
+    EXPECT_EQ(cells.grid.rows * cells.grid.columns, 1);  // a one-cell window reads one cell
+    const std::uint8_t* cell = cells.grid.at(process >> p, t / lod.layout().bin_width(tl));
+    return cell && cell[0] != 0 ? cell : nullptr;
+  }
+  int klass_at(int p, int tl, ProcessIndex process, TimeNs t) {
+    const std::uint8_t* cell = cell_at(p, tl, process, t);
+    return cell ? cell[0] - 1 : -1;
   }
   int busy_at(int p, int tl, ProcessIndex process, TimeNs t) {
-    lod.read(p, tl, t, t, process, process, cells);
-    return cells.size() == 1 ? cells.busy[0] : -1;
+    const std::uint8_t* cell = cell_at(p, tl, process, t);
+    return cell ? cell[1] : -1;
   }
 };
+
+// Runs of one class along the rows of a window read, in (block, bin) order.
+struct ClassRun {
+  std::int64_t block, first_bin, last_bin;
+  int klass;
+};
+std::vector<ClassRun> class_runs(const db::LodCells& cells) {
+  std::vector<ClassRun> runs;
+  const db::CellGrid& g = cells.grid;
+  for (std::int64_t r = 0; r < g.rows; ++r)
+    for (std::int64_t c = 0; c < g.columns; ++c) {
+      const std::uint8_t* cell = g.cell(r, c);
+      if (cell[0] == 0) continue;
+      const std::int64_t block = g.b0 + r, bin = g.i0 + c;
+      if (!runs.empty() && runs.back().block == block && runs.back().last_bin + 1 == bin &&
+          runs.back().klass == cell[0] - 1)
+        runs.back().last_bin = bin;
+      else
+        runs.push_back({block, bin, bin, cell[0] - 1});
+    }
+  return runs;
+}
 
 }  // namespace
 
@@ -111,16 +140,17 @@ TEST(ActivityLod, CellsShowTheInnermostCallAndVoteUpward) {
   // compute, send, compute, collective, compute (runs of one class merge).
   db::LodCells cells;
   lod.read(0, 0, 0, 1'000'000, 0, 1, cells);
-  ASSERT_EQ(cells.size(), 6u);
-  EXPECT_EQ(cells.block[0], 0);
-  EXPECT_EQ(cells.first_bin[0], 0);
-  EXPECT_EQ(cells.last_bin[0], static_cast<std::int32_t>(1'000'000 / l.bin_ns) - (1'000'000 % l.bin_ns == 0));
+  const std::vector<ClassRun> runs = class_runs(cells);
+  ASSERT_EQ(runs.size(), 6u);
+  EXPECT_EQ(runs[0].block, 0);
+  EXPECT_EQ(runs[0].first_bin, 0);
+  EXPECT_EQ(runs[0].last_bin, 1'000'000 / l.bin_ns - (1'000'000 % l.bin_ns == 0));
   const std::uint8_t expected[] = {kCompute, kSend, kCompute, kCollective, kCompute};
   for (std::size_t i = 0; i < 5; ++i) {
-    EXPECT_EQ(cells.block[i + 1], 1);
-    EXPECT_EQ(cells.klass[i + 1], expected[i]) << i;
+    EXPECT_EQ(runs[i + 1].block, 1);
+    EXPECT_EQ(runs[i + 1].klass, expected[i]) << i;
     if (i > 0) {
-      EXPECT_EQ(cells.first_bin[i + 1], cells.last_bin[i] + 1) << i;  // no gaps, no overlap
+      EXPECT_EQ(runs[i + 1].first_bin, runs[i].last_bin + 1) << i;  // no gaps, no overlap
     }
   }
 }

@@ -237,8 +237,10 @@ TEST_F(RenderLogical, StepLevelOfDetailCarriesTheTrueMaxima) {
     const auto p = static_cast<weft::ProcessIndex>(rows.column_int(0));
     const std::int64_t step = rows.column_int(1);
     lod.read(0, 0, step, step, p, p, cells);
-    ASSERT_EQ(cells.size(), 1u) << p << " " << step;
-    EXPECT_EQ(cells.cell[0][weft::db::kLodLateness], weft::db::quantize_metric(rows.column_int(2), max_late));
+    ASSERT_EQ(cells.grid.rows * cells.grid.columns, 1) << p << " " << step;
+    const std::uint8_t* cell = cells.grid.at(p, step);
+    ASSERT_TRUE(cell && cell[weft::db::kLodClasses] != 0) << p << " " << step;
+    EXPECT_EQ(cell[weft::db::kLodLateness], weft::db::quantize_metric(rows.column_int(2), max_late));
     ++checked;
   }
   EXPECT_GT(checked, 500);
@@ -249,15 +251,18 @@ TEST_F(RenderLogical, StepLevelOfDetailCarriesTheTrueMaxima) {
   const std::int64_t late_step = query("SELECT step FROM comm_events ORDER BY lateness_ns DESC LIMIT 1");
   lod.read(l.max_plevel, l.max_slevel, 0, l.steps - 1, 0, 15, cells);
   bool latest_on_top = false;
-  for (std::size_t i = 0; i < cells.size(); ++i)
-    for (std::int32_t bin = cells.first_bin[i]; bin <= cells.last_bin[i]; ++bin) {
-      const std::int64_t lo = static_cast<std::int64_t>(bin) << l.max_slevel;
-      const std::int64_t hi = lo + (std::int64_t{1} << l.max_slevel) - 1;
-      const std::int64_t bin_max = query("SELECT coalesce(max(lateness_ns), 0) FROM comm_events WHERE step BETWEEN " +
-                                         std::to_string(lo) + " AND " + std::to_string(hi));
-      EXPECT_EQ(cells.cell[i][weft::db::kLodLateness], weft::db::quantize_metric(bin_max, max_late)) << bin;
-      if (late_step >= lo && late_step <= hi) latest_on_top = cells.cell[i][weft::db::kLodLateness] == 255;
-    }
+  ASSERT_EQ(cells.grid.rows, 1);
+  for (std::int64_t column = 0; column < cells.grid.columns; ++column) {
+    const std::uint8_t* cell = cells.grid.cell(0, column);
+    if (cell[weft::db::kLodClasses] == 0) continue;  // no event in the bin
+    const std::int64_t bin = cells.grid.i0 + column;
+    const std::int64_t lo = bin << l.max_slevel;
+    const std::int64_t hi = lo + (std::int64_t{1} << l.max_slevel) - 1;
+    const std::int64_t bin_max = query("SELECT coalesce(max(lateness_ns), 0) FROM comm_events WHERE step BETWEEN " +
+                                       std::to_string(lo) + " AND " + std::to_string(hi));
+    EXPECT_EQ(cell[weft::db::kLodLateness], weft::db::quantize_metric(bin_max, max_late)) << bin;
+    if (late_step >= lo && late_step <= hi) latest_on_top = cell[weft::db::kLodLateness] == 255;
+  }
   EXPECT_TRUE(latest_on_top);
 }
 

@@ -16,6 +16,7 @@
 #include "structure/step_lod.h"
 #include "structure/structure_store.h"
 #include "structure/time_metrics.h"
+#include "structure/view_tables.h"
 
 namespace weft::db {
 namespace {
@@ -150,22 +151,16 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
   }
 
   // message_steps: each traced source -> sink pair.
-  db.exec(
-      "CREATE TABLE message_steps(message INTEGER PRIMARY KEY, src INTEGER NOT NULL,"
-      " dst INTEGER NOT NULL, send_step INTEGER NOT NULL, recv_step INTEGER NOT NULL)");
   std::int64_t max_span = 0;
   {
-    BatchInserter rows_out(db, "message_steps", "", 5);
+    std::vector<MessageStepRow> lines;
     for (std::size_t e = 0; e < n; ++e) {
       if (t.event_kind[e] != charm::DepKind::Sink || t.event_partner[e] == charm::kNone) continue;
       const auto src = static_cast<std::size_t>(t.event_partner[e]);
-      max_span = std::max<std::int64_t>(max_span, r.step[e] - r.step[src]);
-      std::array<std::int64_t, 5> row{loaded.event_message[e], r.row[src], r.row[e], r.step[src], r.step[e]};
-      rows_out.add(row);
+      lines.push_back({loaded.event_message[e], r.row[src], r.row[e], r.step[src], r.step[e]});
     }
-    rows_out.flush();
+    max_span = write_message_steps(db, lines);
   }
-  db.exec("CREATE INDEX message_steps_by_send ON message_steps(send_step)");
 
   // Phases: one partition each (partition = phase).
   {

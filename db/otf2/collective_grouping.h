@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "otf2/huge_page_allocator.h"
+#include "common/huge_page_allocator.h"
 #include "otf2/otf2_event_decoder.h"
 
 namespace weft::db {

@@ -52,13 +52,6 @@ std::uint8_t quantize_metric(TimeNs value, TimeNs max) {
   return static_cast<std::uint8_t>(std::clamp<double>(std::ceil(255.0 * static_cast<double>(value) / static_cast<double>(max)), 1.0, 255.0));
 }
 
-void StepLodCells::clear() {
-  block.clear();
-  first_bin.clear();
-  last_bin.clear();
-  cell.clear();
-}
-
 StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps) {
   StepLodLayout l;
   l.processes = std::max<std::int64_t>(processes, 1);
@@ -161,31 +154,16 @@ std::pair<int, int> StepLod::choose_levels(double px_per_step, double px_per_row
 
 void StepLod::read(int plevel, int slevel, std::int64_t s0, std::int64_t s1, ProcessIndex p0, ProcessIndex p1,
                    StepLodCells& out) {
-  out.clear();
   out.plevel = plevel;
   out.slevel = slevel;
+  out.grid.clear();
   if (s1 < s0 || p1 < p0) return;
   const std::int64_t bins = layout_.bins(slevel);
   const std::int64_t i0 = std::clamp<std::int64_t>(std::max<std::int64_t>(s0, 0) >> slevel, 0, bins - 1);
   const std::int64_t i1 = std::clamp<std::int64_t>(std::max<std::int64_t>(s1, 0) >> slevel, 0, bins - 1);
-  tiles_.read(plevel, slevel, static_cast<std::int64_t>(p0) >> plevel, static_cast<std::int64_t>(p1) >> plevel, i0,
-              i1, bins, kStepLodCellBytes,
-              [&out](std::int32_t block, std::int32_t first, std::int32_t last, const std::uint8_t* raw) {
-                for (std::int32_t bin = first; bin <= last; ++bin, raw += kStepLodCellBytes) {
-                  std::array<std::uint8_t, kStepLodCellBytes> c;
-                  std::copy(raw, raw + kStepLodCellBytes, c.begin());
-                  if (c[kLodClasses] == 0) continue;  // no event in the cell
-                  if (!out.block.empty() && out.block.back() == block && out.last_bin.back() + 1 == bin &&
-                      out.cell.back() == c) {
-                    out.last_bin.back() = bin;
-                    continue;
-                  }
-                  out.block.push_back(block);
-                  out.first_bin.push_back(bin);
-                  out.last_bin.push_back(bin);
-                  out.cell.push_back(c);
-                }
-              });
+  const std::int64_t b0 = std::max<std::int64_t>(p0, 0) >> plevel;
+  const std::int64_t b1 = std::max<std::int64_t>(b0, static_cast<std::int64_t>(p1) >> plevel);
+  tiles_.read(plevel, slevel, b0, b1, i0, i1, bins, kStepLodCellBytes, out.grid);
 }
 
 }  // namespace weft::db

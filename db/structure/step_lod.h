@@ -53,12 +53,11 @@ bool has_step_lod(Database& db);
 // Quantized metric: 0 for none, else 1..255 of `max`.
 std::uint8_t quantize_metric(TimeNs value, TimeNs max);
 
+// Cells of one level in a window: a CellGrid (lod_tiles.h) of
+// kStepLodCellBytes-byte cells (StepLodField order; classes 0: no event).
 struct StepLodCells {
   int plevel = 0, slevel = 0;
-  std::vector<std::int32_t> block, first_bin, last_bin;  // runs of equal cells merged
-  std::vector<std::array<std::uint8_t, kStepLodCellBytes>> cell;
-  std::size_t size() const { return block.size(); }
-  void clear();
+  CellGrid grid;
 };
 
 class StepLod {

@@ -205,9 +205,11 @@ structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& sett
 
 void write_structure(Database& db, LoadedCommTrace& loaded, const StructureResult& r,
                      const AnalysisSettings& settings) {
+  PhaseTimer timer("WEFT_ANALYZE_TIMING");
   const structure::CommTrace& in = loaded.trace;
   Transaction tx(db, "BEGIN IMMEDIATE");
   create_structure_tables(db);
+  timer.mark("  drop and create tables");
 
   const std::int64_t step_slots = r.report.global_steps;
   const int step_shift = choose_step_shift(in.op_count(), in.process_count, step_slots);
@@ -217,8 +219,10 @@ void write_structure(Database& db, LoadedCommTrace& loaded, const StructureResul
   ViewTableFacts view_facts;
   {
     const std::vector<std::int32_t> message_of = first_message_of_ops(loaded);
+    timer.mark("  first message of ops");
     view_facts = write_view_tables(db, loaded, r);  // the last reader of the messages
     release_messages(loaded.trace);
+    timer.mark("  view tables");
     CommEventBlockWriter blocks(db, step_shift);
     std::int64_t send_half_step = kNullRef;
     for (OpIndex i = 0; i < in.op_count(); ++i) {
@@ -249,6 +253,7 @@ void write_structure(Database& db, LoadedCommTrace& loaded, const StructureResul
     }
     blocks.finish();
   }
+  timer.mark("  comm_event_blocks");
   {
     BatchInserter rows(db, "partitions", "", 9);
     for (std::int32_t p = 0; p < r.parts.count; ++p) {
@@ -288,7 +293,9 @@ void write_structure(Database& db, LoadedCommTrace& loaded, const StructureResul
   write_metric_tables(db, per_step, per_process);
   write_meta_facts(db, r.report, settings, loaded.unmatched_messages, step_shift);
   write_view_facts(db, view_facts);
+  timer.mark("  small tables");
   tx.commit();
+  timer.mark("  commit");
 }
 
 StoredStructure read_structure(Database& db, const structure::CommTrace& t) {

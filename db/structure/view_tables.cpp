@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "common/phase_timer.h"
 #include "store/batch_insert.h"
 #include "store/meta.h"
 #include "structure/step_lod.h"
@@ -28,38 +29,50 @@ void find_metric_ranges(const structure::StructureResult& r, ViewTableFacts& f) 
 
 }  // namespace
 
-ViewTableFacts write_view_tables(Database& db, const LoadedCommTrace& loaded,
-                                 const structure::StructureResult& r) {
-  ViewTableFacts facts;
-  const structure::CommTrace& in = loaded.trace;
+std::int64_t write_message_steps(Database& db, std::vector<MessageStepRow>& rows) {
   db.exec("DROP TABLE IF EXISTS message_steps");
   db.exec(
-      "CREATE TABLE message_steps(message INTEGER PRIMARY KEY, src INTEGER NOT NULL,"
-      " dst INTEGER NOT NULL, send_step INTEGER NOT NULL, recv_step INTEGER NOT NULL)");
+      "CREATE TABLE message_steps(send_step INTEGER NOT NULL, message INTEGER NOT NULL,"
+      " src INTEGER NOT NULL, dst INTEGER NOT NULL, recv_step INTEGER NOT NULL,"
+      " PRIMARY KEY(send_step, message)) WITHOUT ROWID");
+  std::sort(rows.begin(), rows.end(), [](const MessageStepRow& a, const MessageStepRow& b) {
+    return a.send_step != b.send_step ? a.send_step < b.send_step : a.message < b.message;
+  });
   std::int64_t max_span = 0;
-  {
-    BatchInserter rows(db, "message_steps", "", 5);
-    for (std::int32_t m = 0; m < in.message_count(); ++m) {
-      auto um = static_cast<std::size_t>(m);
-      structure::OpIndex send = in.msg_send_op[um];
-      structure::OpIndex recv = in.msg_recv_op[um];
-      if (send == structure::kNoOp || recv == structure::kNoOp) continue;  // one-sided
-      const std::int64_t send_step = r.global_step(r.op_of_input[static_cast<std::size_t>(send)]);
-      const std::int64_t recv_step = r.global_step(r.op_of_input[static_cast<std::size_t>(recv)]);
-      max_span = std::max(max_span, recv_step - send_step);
-      std::array<std::int64_t, 5> row{loaded.message_id[um],
-                                      in.process[static_cast<std::size_t>(send)],
-                                      in.process[static_cast<std::size_t>(recv)], send_step,
-                                      recv_step};
-      rows.add(row);
-    }
-    rows.flush();
+  BatchInserter insert(db, "message_steps", "(send_step, message, src, dst, recv_step)", 5);
+  for (const MessageStepRow& m : rows) {
+    max_span = std::max(max_span, m.recv_step - m.send_step);
+    std::array<std::int64_t, 5> row{m.send_step, m.message, m.src, m.dst, m.recv_step};
+    insert.add(row);
   }
-  db.exec("CREATE INDEX message_steps_by_send ON message_steps(send_step)");
-  facts.max_message_steps = max_span;
+  insert.flush();
+  return max_span;
+}
+
+ViewTableFacts write_view_tables(Database& db, const LoadedCommTrace& loaded,
+                                 const structure::StructureResult& r) {
+  PhaseTimer timer("WEFT_ANALYZE_TIMING");
+  ViewTableFacts facts;
+  const structure::CommTrace& in = loaded.trace;
+  std::vector<MessageStepRow> lines;
+  lines.reserve(static_cast<std::size_t>(in.message_count()));
+  for (std::int32_t m = 0; m < in.message_count(); ++m) {
+    auto um = static_cast<std::size_t>(m);
+    structure::OpIndex send = in.msg_send_op[um];
+    structure::OpIndex recv = in.msg_recv_op[um];
+    if (send == structure::kNoOp || recv == structure::kNoOp) continue;  // one-sided
+    lines.push_back({loaded.message_id[um], in.process[static_cast<std::size_t>(send)],
+                     in.process[static_cast<std::size_t>(recv)],
+                     r.global_step(r.op_of_input[static_cast<std::size_t>(send)]),
+                     r.global_step(r.op_of_input[static_cast<std::size_t>(recv)])});
+  }
+  facts.max_message_steps = write_message_steps(db, lines);
+  timer.mark("  message_steps");
   find_metric_ranges(r, facts);
   write_step_lod(db, loaded, r);
+  timer.mark("  step_lod");
   write_time_metrics(db, r);
+  timer.mark("  time_metrics");
   return facts;
 }
 

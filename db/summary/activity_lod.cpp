@@ -177,22 +177,6 @@ void write_level(Database& db, int p, int t, const LodGrid& g) {
 
 }  // namespace
 
-void LodCells::reserve(std::size_t n) {
-  block.reserve(n);
-  first_bin.reserve(n);
-  last_bin.reserve(n);
-  klass.reserve(n);
-  busy.reserve(n);
-}
-
-void LodCells::clear() {
-  block.clear();
-  first_bin.clear();
-  last_bin.clear();
-  klass.clear();
-  busy.clear();
-}
-
 LodLayout plan_lod_layout(std::int64_t processes, TimeNs trace_end_ns) {
   LodLayout l;
   l.processes = std::max<std::int64_t>(processes, 1);
@@ -261,36 +245,17 @@ std::pair<int, int> ActivityLod::choose_levels(double px_per_ns, double px_per_r
 
 void ActivityLod::read(int plevel, int tlevel, TimeNs t0, TimeNs t1, ProcessIndex p0,
                        ProcessIndex p1, LodCells& out) {
-  out.clear();
   out.plevel = plevel;
   out.tlevel = tlevel;
+  out.grid.clear();
   if (t1 < t0 || p1 < p0) return;
   const TimeNs width = layout_.bin_width(tlevel);
   const std::int64_t bins = layout_.bins_at(tlevel);
   const std::int64_t i0 = std::clamp<std::int64_t>(std::max<TimeNs>(t0, 0) / width, 0, bins - 1);
   const std::int64_t i1 = std::clamp<std::int64_t>(std::max<TimeNs>(t1, 0) / width, 0, bins - 1);
-  const std::int64_t b0 = static_cast<std::int64_t>(p0) >> plevel, b1 = static_cast<std::int64_t>(p1) >> plevel;
-  // At most a cell per block and bin: reserved once, the arrays never move.
-  out.reserve(static_cast<std::size_t>(std::min<std::int64_t>((b1 - b0 + 1) * (i1 - i0 + 1), std::int64_t{1} << 22)));
-  tiles_.read(plevel, tlevel, b0, b1, i0, i1, bins, 2,
-              [&out](std::int32_t block, std::int32_t first, std::int32_t last, const std::uint8_t* cells) {
-                for (std::int32_t bin = first; bin <= last; ++bin, cells += 2) {
-                  const std::uint8_t k = cells[0], b = cells[1];
-                  if (k == 0 || k > kStartClasses) continue;
-                  // Runs of one class in a block row become one box.
-                  if (!out.block.empty() && out.block.back() == block && out.last_bin.back() + 1 == bin &&
-                      out.klass.back() == k - 1) {
-                    out.last_bin.back() = bin;
-                    out.busy.back() = std::max(out.busy.back(), b);
-                    continue;
-                  }
-                  out.block.push_back(block);
-                  out.first_bin.push_back(bin);
-                  out.last_bin.push_back(bin);
-                  out.klass.push_back(static_cast<std::uint8_t>(k - 1));
-                  out.busy.push_back(b);
-                }
-              });
+  const std::int64_t b0 = std::max<std::int64_t>(p0, 0) >> plevel;
+  const std::int64_t b1 = std::max<std::int64_t>(b0, static_cast<std::int64_t>(p1) >> plevel);
+  tiles_.read(plevel, tlevel, b0, b1, i0, i1, bins, LodCells::kCellBytes, out.grid);
 }
 
 }  // namespace weft::db

@@ -45,18 +45,15 @@ LodLayout plan_lod_layout(std::int64_t processes, TimeNs trace_end_ns);
 void write_activity_lod(Database& db);
 bool has_activity_lod(Database& db);
 
-// Cells of one level in a window, runs of equal cells in a block merged.
+// Cells of one level in a window: a CellGrid (lod_tiles.h) of 2-byte cells,
+// the StartClass on top of the call stacks for most of the cell's time plus
+// one (0: no event in the cell) and how busy the cell was (0..255: the share
+// of its process-time covered by any event).
 struct LodCells {
+  static constexpr int kCellBytes = 2;
   int plevel = 0;
   int tlevel = 0;
-  std::vector<std::int32_t> block;
-  std::vector<std::int32_t> first_bin;  // inclusive
-  std::vector<std::int32_t> last_bin;   // inclusive
-  std::vector<std::uint8_t> klass;      // StartClass
-  std::vector<std::uint8_t> busy;       // 0..255: share of the cell's process-time covered
-  std::size_t size() const { return block.size(); }
-  void reserve(std::size_t n);
-  void clear();
+  CellGrid grid;
 };
 
 class ActivityLod {

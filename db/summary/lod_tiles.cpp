@@ -3,6 +3,8 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <span>
+#include <string>
 
 #include "common/error.h"
 
@@ -49,20 +51,30 @@ TileReader::TileReader(Database& db, const std::string& table)
                     " AND tile BETWEEN ?5 AND ?6") {}
 
 void TileReader::read(int p, int t, std::int64_t b0, std::int64_t b1, std::int64_t i0, std::int64_t i1,
-                      std::int64_t bins, int cell_bytes,
-                      const std::function<void(std::int32_t, std::int32_t, std::int32_t, const std::uint8_t*)>& visit) {
+                      std::int64_t bins, int cell_bytes, CellGrid& out) {
+  out.b0 = b0;
+  out.i0 = i0;
+  out.rows = std::max<std::int64_t>(b1 - b0 + 1, 0);
+  out.columns = std::max<std::int64_t>(i1 - i0 + 1, 0);
+  out.cell_bytes = cell_bytes;
+  const auto width = static_cast<std::size_t>(cell_bytes);
+  if (out.rows > 0 && out.columns > kMaxCellGridBytes / out.rows / cell_bytes)
+    throw Error(db_.path(), "level-of-detail window of " + std::to_string(out.rows) + " x " +
+                                std::to_string(out.columns) + " cells: damaged level-of-detail facts");
+  out.bytes.assign(static_cast<std::size_t>(out.rows * out.columns) * width, 0);
+  if (out.rows == 0 || out.columns == 0) return;
   stmt_.bind(1, static_cast<std::int64_t>(p));
   stmt_.bind(2, static_cast<std::int64_t>(t));
   stmt_.bind(3, b0);
   stmt_.bind(4, b1);
   stmt_.bind(5, i0 / kLodTileBins);
   stmt_.bind(6, i1 / kLodTileBins);
-  const auto width = static_cast<std::size_t>(cell_bytes);
   while (stmt_.step()) {
-    const auto block = static_cast<std::int32_t>(stmt_.column_int(0));
+    const std::int64_t block = stmt_.column_int(0);
     const std::int64_t first = stmt_.column_int(1) * kLodTileBins;
     const std::int64_t count = std::min(kLodTileBins, bins - first);
     if (count <= 0) throw Error(db_.path(), "level-of-detail tile beyond the last bin");
+    if (block < b0 || block > b1) throw Error(db_.path(), "level-of-detail tile outside its query");
     std::span<const std::uint8_t> blob = stmt_.column_blob(2);
     scratch_.resize(static_cast<std::size_t>(count) * width);
     uLongf size = static_cast<uLongf>(scratch_.size());
@@ -70,11 +82,30 @@ void TileReader::read(int p, int t, std::int64_t b0, std::int64_t b1, std::int64
         size != scratch_.size())
       throw Error(db_.path(), "corrupt level-of-detail tile");
     const std::int64_t lo = std::max(first, i0), hi = std::min(first + count - 1, i1);
-    if (lo <= hi)
-      visit(block, static_cast<std::int32_t>(lo), static_cast<std::int32_t>(hi),
-            scratch_.data() + static_cast<std::size_t>(lo - first) * width);
+    if (lo > hi) continue;
+    std::copy_n(scratch_.data() + static_cast<std::size_t>(lo - first) * width,
+                static_cast<std::size_t>(hi - lo + 1) * width,
+                out.bytes.data() + static_cast<std::size_t>((block - b0) * out.columns + (lo - i0)) * width);
   }
   stmt_.reset();
+}
+
+std::pair<std::int64_t, std::int64_t> CellGrid::run_around(std::int64_t block, std::int64_t bin) const {
+  const std::uint8_t* here = at(block, bin);
+  if (!here) return {bin, bin};
+  auto same = [&](std::int64_t b) {
+    const std::uint8_t* c = at(block, b);
+    return c && std::equal(c, c + cell_bytes, here);
+  };
+  std::int64_t first = bin, last = bin;
+  while (same(first - 1)) --first;
+  while (same(last + 1)) ++last;
+  return {first, last};
+}
+
+void CellGrid::clear() {
+  rows = columns = 0;
+  bytes.clear();
 }
 
 }  // namespace weft::db

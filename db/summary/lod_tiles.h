@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "common/huge_page_allocator.h"
 #include "store/sqlite.h"
 
 namespace weft::db {
@@ -23,18 +25,44 @@ void write_tiles(Database& db, const std::string& table, int p, int t, std::int6
                  std::int64_t bins, int cell_bytes,
                  const std::function<void(std::int64_t, std::int64_t, std::uint8_t*)>& cell);
 
+// The cells of one level in a window, dense and row-major: row r holds block
+// b0 + r, column c bin i0 + c, `cell_bytes` bytes each; a cell is all zero
+// where no tile was stored (nothing happened there). A window's cells are
+// about its pixels (the viewer picks the level so), so the grid is small, and
+// reading it is a copy per stored tile: no per-cell work in the reader.
+struct CellGrid {
+  std::int64_t b0 = 0, i0 = 0;
+  std::int64_t rows = 0, columns = 0;
+  int cell_bytes = 0;
+  BigVector<std::uint8_t> bytes;  // huge pages: a window is a few MB, refilled per read
+
+  // The cell of (block, bin), or null outside the grid.
+  const std::uint8_t* at(std::int64_t block, std::int64_t bin) const {
+    if (block < b0 || block >= b0 + rows || bin < i0 || bin >= i0 + columns) return nullptr;
+    return bytes.data() + static_cast<std::size_t>(((block - b0) * columns + (bin - i0)) * cell_bytes);
+  }
+  const std::uint8_t* cell(std::int64_t row, std::int64_t column) const {
+    return bytes.data() + static_cast<std::size_t>((row * columns + column) * cell_bytes);
+  }
+  // The bins [first, last] around `bin` in `block`'s row whose cells equal
+  // the one at `bin` (a run of one class, or of one set of values).
+  std::pair<std::int64_t, std::int64_t> run_around(std::int64_t block, std::int64_t bin) const;
+  void clear();
+};
+
+// A grid larger than this many bytes is refused as damaged level-of-detail
+// facts: the viewer asks for about a cell per pixel.
+constexpr std::int64_t kMaxCellGridBytes = std::int64_t{1} << 28;
+
 class TileReader {
  public:
   TileReader(Database& db, const std::string& table);
-  // Calls visit(block, first, last, cells) for each stored (nonzero) tile of
-  // level (p, t) in blocks [b0, b1] overlapping bins [i0, i1], in (block,
-  // bin) order: `cells` holds the tile's cells of bins first..last (clipped
-  // to [i0, i1]), `cell_bytes` each. One call per tile, so the caller's loop
-  // over cells stays inline (a call per cell cost a quarter of a read).
-  // `bins` is the level's bin count (the last tile is shorter).
+  // Fills `out` with the cells of level (p, t) in blocks [b0, b1] and bins
+  // [i0, i1] (i0 <= i1 < bins, b0 <= b1). `bins` is the level's bin count
+  // (the last tile is shorter). Throws weft::Error naming the file for a
+  // damaged tile or a grid over kMaxCellGridBytes.
   void read(int p, int t, std::int64_t b0, std::int64_t b1, std::int64_t i0, std::int64_t i1,
-            std::int64_t bins, int cell_bytes,
-            const std::function<void(std::int32_t, std::int32_t, std::int32_t, const std::uint8_t*)>& visit);
+            std::int64_t bins, int cell_bytes, CellGrid& out);
 
  private:
   Database& db_;

@@ -1,9 +1,11 @@
 #pragma once
-// An allocator for the importer's few large arrays (send, receive and
-// collective records: hundreds of MB at 10^4 processes). Blocks of 4 MiB and
-// more are mapped directly and marked MADV_HUGEPAGE, so the kernel backs them
-// with 2 MiB pages: on this project's machines a 4 KiB page fault costs ~8 µs,
-// and faulting a 300 MB array page by page took a third of the import.
+// An allocator for large arrays that are filled soon after they are made:
+// the importer's send, receive and collective records (hundreds of MB at 10^4
+// processes) and the viewer's level-of-detail grids and cell images (a few MB
+// per window read). Blocks of 4 MiB and more are mapped directly and marked
+// MADV_HUGEPAGE, so the kernel backs them with 2 MiB pages: on this project's
+// machines a 4 KiB page fault costs ~8 µs, and faulting a 300 MB array page
+// by page took a third of the import (a 4 MB grid, 8 ms of a 16 ms read).
 // Smaller blocks come from the ordinary heap.
 #include <sys/mman.h>
 
@@ -13,7 +15,7 @@
 #include <new>
 #include <vector>
 
-namespace weft::db {
+namespace weft {
 
 template <class T>
 struct HugePageAllocator {
@@ -49,4 +51,4 @@ struct HugePageAllocator {
 template <class T>
 using BigVector = std::vector<T, HugePageAllocator<T>>;
 
-}  // namespace weft::db
+}  // namespace weft
