@@ -1,5 +1,6 @@
 #include "app/frame_stats.h"
 
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +9,12 @@
 #include <string>
 
 namespace weft::app {
+
+double QueryClock::thread_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
 
 double percentile(std::vector<double> values, double p) {
   if (values.empty()) return 0;

@@ -219,9 +219,9 @@ void load_logical_window(db::LogicalWindowQuery& query, db::StepLod* lod, const 
     out.geometry.clear();
     out.geometry.origin_ns = 0;
     auto [p, s] = lod->choose_levels(zoom.px_per_step, zoom.px_per_row, kLodCellPx);
-    const auto t0 = std::chrono::steady_clock::now();
+    const QueryClock clock;
     lod->read(p, s, window.s0, window.s1, window.p0, window.p1, out.lod);
-    out.query_ms = milliseconds_since(t0);
+    out.query = clock.elapsed();
     build_step_lod_geometry(lod->layout(), color, out);
     out.picks = {};
     return;
@@ -236,10 +236,10 @@ void load_logical_window(db::LogicalWindowQuery& query, db::StepLod* lod, const 
   }
   out.window = window;
   out.color = color;
-  const auto t0 = std::chrono::steady_clock::now();
+  const QueryClock clock;
   query.read_events(window, out.events);
   query.read_messages(window, out.messages);
-  out.query_ms = milliseconds_since(t0);
+  out.query = clock.elapsed();
   const db::StepEvents& e = out.events;
   render::TimelineGeometry& g = out.geometry;
   g.clear();

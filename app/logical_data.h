@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "app/frame_stats.h"
 #include "app/timeline_data.h"
 #include "structure/logical_window.h"
 #include "structure/step_lod.h"
@@ -58,7 +59,7 @@ struct LoadedLogicalWindow {
   render::TimelineGeometry geometry;  // x = global step, rows = process indices
   render::PickIndex picks;
   std::vector<std::uint32_t> order_scratch;  // events by (process, step), reused
-  double query_ms = 0;  // the store's share of the load: reading events and messages, or LOD cells
+  QueryTime query;  // the store's share of the load: reading events and messages, or LOD cells
   // Per message of `messages`: the lateness of its receive, the event at its
   // receive step on its receiver (0 when that event is outside the window);
   // and the same by message id, for the physical view's messages in flight.

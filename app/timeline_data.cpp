@@ -167,9 +167,9 @@ void load_window(db::WindowQuery& query, db::ActivityLod* lod, const TraceInfo& 
                  estimated_events(info, request.window) > kDetailEventLimit;
   if (out.from_lod) {
     auto [p, t] = lod->choose_levels(request.px_per_ns, request.px_per_row, kLodCellPx);
-    const auto t0 = std::chrono::steady_clock::now();
+    const QueryClock clock;
     lod->read(p, t, window.t0, window.t1, window.p0, window.p1, out.lod);
-    out.query_ms = milliseconds_since(t0);
+    out.query = clock.elapsed();
     out.events.clear();
     out.messages.clear();
     build_lod_geometry(lod->layout(), out);
@@ -177,10 +177,10 @@ void load_window(db::WindowQuery& query, db::ActivityLod* lod, const TraceInfo& 
     out.legend_regions.clear();
     return;
   }
-  const auto t0 = std::chrono::steady_clock::now();
+  const QueryClock clock;
   query.read_events(window, out.events);
   query.read_messages(window, out.messages);
-  out.query_ms = milliseconds_since(t0);
+  out.query = clock.elapsed();
   // Geometry times are relative to the window start, where float precision is
   // spent on what the user looks at.
   render::GeometryFilter geometry_filter{&filter.row_of_process, &filter.region_hidden, &info.region_thin};

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/frame_stats.h"
 #include "region_palette.h"
 #include "store/window_query.h"
 #include "summary/activity_lod.h"
@@ -83,7 +84,7 @@ struct LoadedWindow {
   // Regions with time in this window, most time first (what the legend lists).
   std::vector<std::int32_t> legend_regions;
   std::vector<double> region_time_scratch;  // per region position, reused
-  double query_ms = 0;  // the store's share of the load: reading events and messages, or LOD cells
+  QueryTime query;  // the store's share of the load: reading events and messages, or LOD cells
 };
 
 // Queries the request's window and builds the GPU-ready geometry and the pick

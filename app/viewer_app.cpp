@@ -198,12 +198,14 @@ void run_viewer(const ViewerOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   LoadTimes load_times;   // whole loads: the store's reads and the geometry built from them
   LoadTimes query_times;  // the store's reads alone
+  LoadTimes query_cpu_times;  // the loader thread's CPU time in them
   // A load's wall time and its query's, recorded from the loader thread that ran it.
-  auto timed = [&](auto&& load, const double& query_ms) {
+  auto timed = [&](auto&& load, const QueryTime& query) {
     const auto t0 = std::chrono::steady_clock::now();
     load();
     load_times.add(milliseconds_since(t0));
-    query_times.add(query_ms);
+    query_times.add(query.wall_ms);
+    query_cpu_times.add(query.cpu_ms);
   };
   // Reading the tables first reports a bad file before any window appears.
   db::WindowQuery query(options.database);
@@ -240,7 +242,7 @@ void run_viewer(const ViewerOptions& options) {
   std::optional<db::ActivityLod> lod;
   if (db::has_activity_lod(physical_query.database())) lod.emplace(physical_query.database());
   StreamedView<PhysicalRequest, LoadedWindow> physical([&](const PhysicalRequest& r, LoadedWindow& out) {
-    timed([&] { load_window(physical_query, lod ? &*lod : nullptr, info, r, out); }, out.query_ms);
+    timed([&] { load_window(physical_query, lod ? &*lod : nullptr, info, r, out); }, out.query);
   });
   render::ViewTransform physical_view;
 
@@ -281,7 +283,7 @@ void run_viewer(const ViewerOptions& options) {
         timed([&] {
           load_logical_window(*logical_query, step_lod ? &*step_lod : nullptr, logical_info, facts, r.color,
                               *r.filter, r.window, r.zoom, out);
-        }, out.query_ms);
+        }, out.query);
       });
 
   // The particle panel reads its events on this thread, through its own connection;
@@ -510,11 +512,12 @@ void run_viewer(const ViewerOptions& options) {
     std::printf(
         "frames=%zu p50_ms=%.2f p95_ms=%.2f rss_mb=%.1f peak_rss_mb=%.1f first_frame_ms=%.0f "
         "loads=%zu load_p50_ms=%.2f load_p95_ms=%.2f query_p50_ms=%.2f query_p95_ms=%.2f "
-        "max_boxes=%zu max_lines=%zu\n",
+        "query_cpu_p50_ms=%.2f query_cpu_p95_ms=%.2f max_boxes=%zu max_lines=%zu\n",
         frame_ms.size(), percentile(frame_ms, 0.50), percentile(frame_ms, 0.95), resident_mb(),
         peak_resident_mb(), first_frame_ms, load_times.snapshot().size(),
         percentile(load_times.snapshot(), 0.50), percentile(load_times.snapshot(), 0.95),
-        percentile(query_times.snapshot(), 0.50), percentile(query_times.snapshot(), 0.95), max_boxes,
+        percentile(query_times.snapshot(), 0.50), percentile(query_times.snapshot(), 0.95),
+        percentile(query_cpu_times.snapshot(), 0.50), percentile(query_cpu_times.snapshot(), 0.95), max_boxes,
         max_lines);
 }
 
