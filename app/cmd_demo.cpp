@@ -20,6 +20,7 @@
 #include "app/headless_frame.h"
 #include "app/imgui_session.h"
 #include "app/timeline_frame.h"
+#include "app/ui_scale.h"
 #include "app/tour_player.h"
 #include "app/video_sink.h"
 #include "common/error.h"
@@ -87,19 +88,22 @@ void render_tour(const DemoOptions& options, TourPlayer& player, const DemoTour&
 void show_tour(const DemoOptions& options, TourPlayer& player, const std::string& title) {
   GlfwWindow window(options.width, options.height, title, !options.windowed);
   glfwSwapInterval(1);
-  ImGuiSession imgui(20.0f);
+  const float ui_scale = window_ui_scale(window.get(), 0);
+  ImGuiSession imgui(20.0f, ui_scale);
   ImGuiGlfwBackend backend(window.get());
   const auto started = std::chrono::steady_clock::now();
   while (!glfwWindowShouldClose(window.get())) {
     glfwPollEvents();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    const LayoutSize layout = apply_ui_scale(window.get(), ui_scale);
     ImGui::NewFrame();
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) break;
-    int width = 0, height = 0;
-    glfwGetFramebufferSize(window.get(), &width, &height);
+    const int width = layout.width, height = layout.height;
+    int pixel_width = 0, pixel_height = 0;
+    glfwGetFramebufferSize(window.get(), &pixel_width, &pixel_height);
     if (width > 0 && height > 0) {
-      begin_timeline_frame(width, height);
+      begin_timeline_frame(pixel_width, pixel_height);
       const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       player.draw(t, {0, 0, static_cast<float>(width), static_cast<float>(height)}, width, height);
       end_timeline_frame();

@@ -47,6 +47,7 @@ struct RenderOptions {
   std::string view = "physical";
   std::string out;
   std::string size = "1600x900";
+  float scale = 1.0f;   // image pixels per layout unit: 2 draws the same picture at twice the resolution
   std::string time;   // "A:B" (see parse_time_option); empty: the whole run
   std::string steps;  // "A:B" global steps; empty: all
   std::string procs;  // "A:B", "A-B" or "A"; empty: all
@@ -105,7 +106,7 @@ void render_physical(const RenderOptions& options, db::WindowQuery& query, const
   TimelineViewport viewport = time_viewport(options, info);
   set_rows(options, info, viewport);
 
-  HeadlessFrame frame(size);
+  HeadlessFrame frame(size, 4, options.scale);
   render::TimelineRenderer renderer;
   TimelinePanel panel(info, TimelineAxis::Time, static_cast<double>(info.meta.trace_end_ns));
   panel.set_title(physical_title(info));
@@ -144,7 +145,7 @@ void render_vps(const RenderOptions& options, db::WindowQuery& query, const Trac
   auto [first, last] = parse_index_range("--procs", options.procs, lanes.ranks());
   viewport.row0 = static_cast<double>(first);
   viewport.row1 = static_cast<double>(last) + 1.0;
-  HeadlessFrame frame(size);
+  HeadlessFrame frame(size, 4, options.scale);
   lanes.panel().set_viewport(viewport);
   frame.begin();
   lanes.draw(frame.area(), size.width, size.height, false);
@@ -160,7 +161,7 @@ void render_profile(const RenderOptions& options, db::WindowQuery& query, const 
     throw Error(db.path(), "the usage profile needs a Charm++ Projections run (weft import PROG.sts)");
   const db::PeUtilizationTable util = db::read_pe_utilization(db);
   const db::UsageProfile profile = db::read_usage_profile(db);
-  HeadlessFrame frame(size);
+  HeadlessFrame frame(size, 4, options.scale);
   frame.begin();
   draw_usage_profile(frame.area(), info, profile, util);
   frame.finish(options.out);
@@ -178,7 +179,7 @@ void render_logical(const RenderOptions& options, db::WindowQuery& query, const 
   viewport.t1_ns = static_cast<double>(last) + 1.0;
   set_rows(options, info, viewport);
 
-  HeadlessFrame frame(size);
+  HeadlessFrame frame(size, 4, options.scale);
   render::TimelineRenderer renderer;
   TimelinePanel panel(info, TimelineAxis::Steps, static_cast<double>(facts.global_steps));
   panel.set_title(logical_title(info, facts, color));
@@ -218,7 +219,7 @@ void render_overview(const RenderOptions& options, db::WindowQuery& query, const
   TimelineSlider slider(static_cast<double>(info.meta.trace_end_ns), std::move(histogram));
   slider.hide_cursor();
 
-  HeadlessFrame frame(size);
+  HeadlessFrame frame(size, 4, options.scale);
   frame.begin();
   const auto w = static_cast<float>(size.width);
   const auto h = static_cast<float>(size.height);
@@ -248,7 +249,7 @@ void render_particles(const RenderOptions& options, db::WindowQuery& query, cons
   const TimeNs at = options.at.empty() ? end : parse_time_option("--at", options.at, end);
   if (!(options.fade_s >= 0) || !(options.fps > 0) || !(options.omin >= 0 && options.omin <= 1))
     throw Error("--fade must be >= 0, --fps > 0 and --omin within 0..1");
-  HeadlessFrame frame(size, 1);
+  HeadlessFrame frame(size, 1, options.scale);
   ParticleView view(query, info, render::particle_path_for_context());
   ParticleSettings& settings = view.settings();
   if (!options.step.empty())
@@ -269,6 +270,9 @@ void render_particles(const RenderOptions& options, db::WindowQuery& query, cons
 
 void render_view(const RenderOptions& options) {
   const Size size = parse_size(options.size);
+  if (!(options.scale >= 1.0f && options.scale <= 4.0f)) throw Error("--scale must be within 1..4");
+  if (size.width * options.scale > 16384 || size.height * options.scale > 16384)
+    throw Error("--size times --scale is over 16384 pixels on a side");
   if (options.view != "physical" && options.view != "logical" && options.view != "overview" &&
       options.view != "particles" && options.view != "vps" && options.view != "profile")
     throw Error("--view: unknown view '" + options.view +
@@ -302,6 +306,10 @@ void add_render_command(CLI::App& app) {
   cmd->add_option("--view", options->view, "which view: physical, logical, overview, particles, vps (AMPI virtual ranks) or profile (Charm++ usage profile)")->capture_default_str();
   cmd->add_option("--out,-o", options->out, "PNG file to write")->required();
   cmd->add_option("--size", options->size, "image size WIDTHxHEIGHT")->capture_default_str();
+  cmd->add_option("--scale", options->scale,
+                  "pixels per layout unit (1..4): the same picture, text and lines at SCALE times the "
+                  "resolution (a PNG of SIZE x SCALE), for print or HiDPI screens")
+      ->capture_default_str();
   cmd->add_option("--time", options->time,
                   "physical view: time span A:B, each ns from trace start, a time with a unit "
                   "(250us, 1.5ms, 2s) or a share of the run (40%)");

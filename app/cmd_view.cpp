@@ -12,6 +12,10 @@ void add_view_command(CLI::App& app) {
   cmd->add_option("database", options->database, "a .weft file")->required();
   cmd->add_option("--width", options->width, "window width")->capture_default_str();
   cmd->add_option("--height", options->height, "window height")->capture_default_str();
+  cmd->add_option("--ui-scale", options->ui_scale,
+                  "size of text and controls, in pixels per layout unit (1..4; default: the screen's "
+                  "scale, e.g. 2 on a HiDPI display)")
+      ->check(CLI::Range(1.0f, 4.0f));
   cmd->add_option("--frames", options->frames,
                   "draw this many frames once data has loaded, then exit");
   cmd->add_flag("--stats", options->stats,

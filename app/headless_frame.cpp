@@ -6,15 +6,29 @@
 #include <cstdio>
 
 #include "app/timeline_frame.h"
+#include "app/ui_scale.h"
 #include "png_writer.h"
 
 namespace weft::app {
 
-HeadlessFrame::HeadlessFrame(Size size, int samples)
-    : size_(size), framebuffer_(size.width, size.height, samples), imgui_(16.0f) {
+namespace {
+
+Size scaled(Size size, float scale) {
+  return {device_pixels(static_cast<float>(size.width), scale), device_pixels(static_cast<float>(size.height), scale)};
+}
+
+}  // namespace
+
+HeadlessFrame::HeadlessFrame(Size size, int samples, float scale)
+    : size_(size),
+      pixels_(scaled(size, scale)),
+      framebuffer_(pixels_.width, pixels_.height, samples),
+      imgui_(16.0f, scale) {
   framebuffer_.bind();
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(static_cast<float>(size.width), static_cast<float>(size.height));
+  io.DisplayFramebufferScale = ImVec2(static_cast<float>(pixels_.width) / static_cast<float>(size.width),
+                                      static_cast<float>(pixels_.height) / static_cast<float>(size.height));
   io.DeltaTime = 1.0f / 60.0f;
 }
 
@@ -22,7 +36,7 @@ void HeadlessFrame::begin() {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
   framebuffer_.bind();
-  begin_timeline_frame(size_.width, size_.height);
+  begin_timeline_frame(pixels_.width, pixels_.height);
 }
 
 void HeadlessFrame::finish(std::vector<std::uint8_t>& pixels) {
@@ -33,7 +47,7 @@ void HeadlessFrame::finish(std::vector<std::uint8_t>& pixels) {
 void HeadlessFrame::finish(const std::string& out) {
   std::vector<std::uint8_t> pixels;
   finish(pixels);
-  render::write_png(out, size_.width, size_.height, pixels);
+  render::write_png(out, pixels_.width, pixels_.height, pixels);
   std::printf("%s\n", out.c_str());
 }
 

@@ -21,7 +21,9 @@ class HeadlessFrame {
   // `samples`: multisampling of the framebuffer; the timelines' diagonal
   // message lines want 4, the particle view's pixel-exact images need none
   // (and on llvmpipe every sample is paid for).
-  explicit HeadlessFrame(Size size, int samples = 4);
+  // `scale`: framebuffer pixels per layout unit (app/ui_scale.h); the image
+  // is `size` times `scale` pixels, laid out as `size`.
+  explicit HeadlessFrame(Size size, int samples = 4, float scale = 1.0f);
   void begin();
   render::PixelRect area() const {
     return {0, 0, static_cast<float>(size_.width), static_cast<float>(size_.height)};
@@ -30,10 +32,12 @@ class HeadlessFrame {
   void finish(const std::string& out);
   // Ends the frame and returns its RGBA pixels, top row first.
   void finish(std::vector<std::uint8_t>& pixels);
-  Size size() const { return size_; }
+  Size size() const { return size_; }           // layout units
+  Size pixel_size() const { return pixels_; }   // the image
 
  private:
   Size size_;
+  Size pixels_;
   render::HeadlessContext context_;  // first: everything below needs it current
   render::Framebuffer framebuffer_;
   ImGuiSession imgui_;

@@ -7,14 +7,15 @@
 
 namespace weft::app {
 
-ImGuiSession::ImGuiSession(float font_px) {
+ImGuiSession::ImGuiSession(float font_px, float ui_scale) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // no imgui.ini litter in the user's directory
   ImGui::StyleColorsDark();
   ImGui::GetStyle().WindowRounding = 4.0f;
-  if (!io.Fonts->AddFontFromFileTTF(WEFT_FONT_PATH, font_px)) {
+  io.FontGlobalScale = 1.0f / ui_scale;  // layout units: the atlas holds ui_scale-times larger glyphs
+  if (!io.Fonts->AddFontFromFileTTF(WEFT_FONT_PATH, font_px * ui_scale)) {
     ImGui::DestroyContext();
     throw Error(WEFT_FONT_PATH, "cannot load font (install fonts-dejavu-core)");
   }

@@ -7,8 +7,10 @@ namespace weft::app {
 class ImGuiSession {
  public:
   // Requires a current OpenGL 3.3 core context. Throws weft::Error when the
-  // font cannot be loaded or the backend cannot start.
-  explicit ImGuiSession(float font_px);
+  // font cannot be loaded or the backend cannot start. `font_px` is in
+  // layout units; the glyphs are rasterized at `ui_scale` times that so that
+  // text stays sharp on a scaled framebuffer (app/ui_scale.h).
+  explicit ImGuiSession(float font_px, float ui_scale = 1.0f);
   ~ImGuiSession();
   ImGuiSession(const ImGuiSession&) = delete;
   ImGuiSession& operator=(const ImGuiSession&) = delete;

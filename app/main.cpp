@@ -25,8 +25,14 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // a command's own status (weft check: 1 when a rule fails)
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version print and succeed; a usage error is bad input like
+    // any other: one line and status 2 (CLI11's own codes are 100 and up).
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+    std::fprintf(stderr, "weft: %s (see weft --help)\n", weft::escape_control_chars(e.what()).c_str());
+    return 2;
   } catch (const weft::Error& e) {
     std::fprintf(stderr, "weft: %s\n", weft::escape_control_chars(e.what()).c_str());
     return 2;

@@ -12,6 +12,9 @@
 
 namespace weft::app {
 
+// The y axis's caption, under its labels at the panel's left edge.
+constexpr const char* kAgeAxisCaption = "y: event age, log scale";
+
 namespace {
 
 // "1 ns", "10 µs", "100 ms", "1 s", ... for the powers of ten of the grid.
@@ -157,7 +160,7 @@ void ParticleView::draw_axes() const {
   draw->AddText(ImVec2(plot.x - mw - 6.0f, top - 0.5f * line), kTextColor, max_label.c_str());
   // The y axis's name sits under its labels, left of the process axis's name.
   draw->AddText(ImVec2(area_.x + 4.0f, layout_.segments.y + layout_.segments.height + line + 4.0f), kTextColor,
-                "y: event age, log scale");
+                kAgeAxisCaption);
 }
 
 void ParticleView::draw_segments() const {
@@ -196,7 +199,11 @@ void ParticleView::draw_segments() const {
     std::snprintf(axis, sizeof axis, "process (%lld%s, labelled every %lld)", static_cast<long long>(count), shown,
                   static_cast<long long>(group));
   const float w = ImGui::CalcTextSize(axis).x;
-  draw->AddText(ImVec2(plot.x + 0.5f * (plot.width - w), strip.y + strip.height + line + 4.0f), kTextColor, axis);
+  // Centred under the plot, but never over the y axis's caption on its left
+  // (they share a line; a narrow panel pushes this one right).
+  const float after_caption = area_.x + 4.0f + ImGui::CalcTextSize(kAgeAxisCaption).x + line;
+  draw->AddText(ImVec2(std::max(plot.x + 0.5f * (plot.width - w), after_caption), strip.y + strip.height + line + 4.0f),
+                kTextColor, axis);
 }
 
 void ParticleView::draw_legend() const {

@@ -34,6 +34,7 @@
 #include "app/viewer_toolbar.h"
 #include "app/timeline_data.h"
 #include "app/timeline_frame.h"
+#include "app/ui_scale.h"
 #include "app/timeline_panel.h"
 #include "charm/task_structure_store.h"
 #include "common/error.h"
@@ -245,7 +246,8 @@ void run_viewer(const ViewerOptions& options) {
   GlfwWindow window(options.width, options.height, "weft - " + info.file_name);
   // Measured runs draw as fast as they can; interactive ones follow vsync.
   glfwSwapInterval(options.frames > 0 ? 0 : 1);
-  ImGuiSession imgui(16.0f);
+  const float ui_scale = window_ui_scale(window.get(), options.ui_scale);
+  ImGuiSession imgui(16.0f, ui_scale);
   ImGuiGlfwBackend glfw_backend(window.get());
 
   // Each view streams through its own connection on its own loader thread.
@@ -358,10 +360,14 @@ void run_viewer(const ViewerOptions& options) {
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    // Layout units from here on; only the GL viewport and the screenshot are in pixels.
+    const LayoutSize layout = apply_ui_scale(window.get(), ui_scale);
     ImGui::NewFrame();
-    int width = 0;
-    int height = 0;
-    glfwGetFramebufferSize(window.get(), &width, &height);
+    const int width = layout.width;
+    const int height = layout.height;
+    int pixel_width = 0;
+    int pixel_height = 0;
+    glfwGetFramebufferSize(window.get(), &pixel_width, &pixel_height);
     if (width > 0 && height > 0) {
       const float toolbar = ImGui::GetFrameHeightWithSpacing() + 8.0f;
       std::vector<ProcessIndex> selected;
@@ -378,7 +384,7 @@ void run_viewer(const ViewerOptions& options) {
       }
       const LogicalColor color = toolbar_state.color;
       logical_panel.set_title(logical_title(logical_info, facts, color));
-      begin_timeline_frame(width, height);
+      begin_timeline_frame(pixel_width, pixel_height);
       const auto w = static_cast<float>(width);
       const float line = ImGui::GetTextLineHeight();
       const float slider_height = 6.5f * line + kMargin;
@@ -511,7 +517,7 @@ void run_viewer(const ViewerOptions& options) {
     const bool loaded = physical.current && (!has_structure || logical.current);
     const bool counting = options.frames > 0 && loaded;
     const bool last = counting && static_cast<int>(frame_ms.size()) + 1 == options.frames;
-    if (last && !options.screenshot.empty()) write_screenshot(options.screenshot, width, height);
+    if (last && !options.screenshot.empty()) write_screenshot(options.screenshot, pixel_width, pixel_height);
     glfwSwapBuffers(window.get());
     if (loaded && first_frame_ms < 0)
       first_frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();

@@ -19,6 +19,7 @@ struct ViewerOptions {
   bool play = false;        // with `particles`: start playing the animation
   bool profile = false;     // a Charm++ run: open with the usage profile shown
   bool vps = false;         // an AMPI run: open with the virtual-rank lanes shown
+  float ui_scale = 0;       // framebuffer pixels per layout unit; 0: the window's content scale (ui_scale.h)
 };
 
 // Runs until the window closes (or `frames` frames are drawn). Throws

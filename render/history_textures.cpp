@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "device_scale.h"
 #include "instance_buffers.h"
 #include "shader_program.h"
 #include "texel_texture.h"
@@ -200,6 +201,7 @@ void HistoryTextures::draw(const PixelRect& plot, int framebuffer_width, int fra
               static_cast<float>(framebuffer_height));
   glUniform2f(tone_program_->uniform("u_origin"), plot.x,
               static_cast<float>(framebuffer_height) - plot.y - static_cast<float>(height_));
+  glUniform1f(tone_program_->uniform("u_scale"), device_scale(framebuffer_width));
   glUniform1f(tone_program_->uniform("u_omin"), omin);
   glUniform1i(tone_program_->uniform("u_density"), 0);
   glUniform1i(tone_program_->uniform("u_color"), 1);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "device_scale.h"
 #include "instance_buffers.h"
 #include "shader_program.h"
 #include "texel_texture.h"
@@ -41,14 +42,17 @@ void set_common_uniforms(const ShaderProgram& program, const ViewTransform& view
               static_cast<float>(view.framebuffer_height));
 }
 
-// Clips drawing to the plot area (GL scissor boxes count rows from the bottom).
+// Clips drawing to the plot area (GL scissor boxes are in framebuffer pixels
+// and count rows from the bottom).
 void scissor_to_plot(const ViewTransform& view) {
-  int x = static_cast<int>(std::floor(view.plot.x));
-  int y = static_cast<int>(std::floor(view.plot.y));
-  int w = static_cast<int>(std::ceil(view.plot.width));
-  int h = static_cast<int>(std::ceil(view.plot.height));
+  const float scale = device_scale(view.framebuffer_width);
+  int x = static_cast<int>(std::floor(view.plot.x * scale));
+  int y = static_cast<int>(std::floor(view.plot.y * scale));
+  int w = static_cast<int>(std::ceil(view.plot.width * scale));
+  int h = static_cast<int>(std::ceil(view.plot.height * scale));
+  const int framebuffer_height = static_cast<int>(std::lround(view.framebuffer_height * scale));
   glEnable(GL_SCISSOR_TEST);
-  glScissor(x, view.framebuffer_height - (y + h), std::max(w, 0), std::max(h, 0));
+  glScissor(x, framebuffer_height - (y + h), std::max(w, 0), std::max(h, 0));
 }
 
 }  // namespace
@@ -142,6 +146,7 @@ void TimelineRenderer::draw_bands(const ViewTransform& view, double row_count,
   glUniform4f(band_program_->uniform("u_rect"), view.plot.x, view.plot.y, view.plot.width,
               view.plot.height);
   glUniform1f(band_program_->uniform("u_row_count"), static_cast<float>(row_count));
+  glUniform1f(band_program_->uniform("u_scale"), device_scale(view.framebuffer_width));
   set_color_uniform(band_program_->uniform("u_even_color"), style.band_even);
   set_color_uniform(band_program_->uniform("u_odd_color"), style.band_odd);
   glUniform1f(band_program_->uniform("u_runtime_row"),

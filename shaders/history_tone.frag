@@ -5,12 +5,13 @@
 uniform sampler2D u_density;
 uniform sampler2D u_color;
 uniform sampler2D u_max;     // one texel: D_max
-uniform vec2 u_origin;       // the plot's bottom-left corner in window coordinates
+uniform vec2 u_origin;       // the plot's bottom-left corner in layout units, y up
+uniform float u_scale;       // framebuffer pixels per layout unit (gl_FragCoord is in pixels)
 uniform float u_omin;
 out vec4 frag_color;
 
 void main() {
-  ivec2 texel = ivec2(gl_FragCoord.xy - u_origin);
+  ivec2 texel = ivec2(gl_FragCoord.xy / u_scale - u_origin);
   float d = texelFetch(u_density, texel, 0).r;
   if (d < 1.0) discard;
   float dmax = texelFetch(u_max, ivec2(0), 0).r;
