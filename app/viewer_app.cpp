@@ -198,6 +198,20 @@ void follow_cursor(double t_ns, TimelinePanel& physical, TimelinePanel* logical,
   if (logical) keep_in_view(*logical, db::step_at_time(spans, t_ns));
 }
 
+// A line of WEFT_FRAME_LOG: the frame's time and, per view, whether it drew
+// level-of-detail cells or events and how many box and line instances.
+void log_frame(std::size_t frame, double ms, const render::TimelineGeometry* physical, bool physical_lod,
+               const render::TimelineGeometry* logical, bool logical_lod) {
+  auto view = [](const render::TimelineGeometry* g, bool lod) {
+    char text[96];
+    std::snprintf(text, sizeof text, "%s %zu boxes %zu lines", lod ? "cells" : "events", g ? g->box_count() : 0,
+                  g ? g->line_count() : 0);
+    return std::string(text);
+  };
+  std::fprintf(stderr, "frame %zu %.1f ms  physical: %s  logical: %s\n", frame, ms, view(physical, physical_lod).c_str(),
+               view(logical, logical_lod).c_str());
+}
+
 void write_screenshot(const std::string& path, int width, int height) {
   std::vector<std::uint8_t> pixels;
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
@@ -338,6 +352,8 @@ void run_viewer(const ViewerOptions& options) {
   double first_frame_ms = -1;
   std::optional<Selection> selection;
   ViewHistory history({physical_panel.viewport(), logical_panel.viewport()});
+  // WEFT_FRAME_LOG=1: one line per measured frame on stderr (what each view drew).
+  const bool log_frames = std::getenv("WEFT_FRAME_LOG") != nullptr;
   std::size_t max_boxes = 0;  // the most boxes and lines one physical window held
   std::size_t max_lines = 0;
 
@@ -525,12 +541,10 @@ void run_viewer(const ViewerOptions& options) {
       std::chrono::duration<double, std::milli> elapsed =
           std::chrono::steady_clock::now() - frame_start;
       frame_ms.push_back(elapsed.count());
-      if (std::getenv("WEFT_DEBUG_FRAMES"))
-        std::fprintf(stderr, "frame %zu %.1f ms phys %s boxes %zu lines %zu | log %s boxes %zu lines %zu\n", frame_ms.size(), elapsed.count(),
-                     physical.current && physical.current->from_lod ? "lod" : "ev", physical.current ? physical.current->geometry.box_count() : 0,
-                     physical.current ? physical.current->geometry.line_count() : 0,
-                     logical.current && logical.current->from_lod ? "lod" : "ev", logical.current ? logical.current->geometry.box_count() : 0,
-                     logical.current ? logical.current->geometry.line_count() : 0);
+      if (log_frames)
+        log_frame(frame_ms.size(), elapsed.count(), physical.current.get() ? &physical.current->geometry : nullptr,
+                  physical.current && physical.current->from_lod,
+                  logical.current ? &logical.current->geometry : nullptr, logical.current && logical.current->from_lod);
     }
     if (last) break;
   }
