@@ -13,6 +13,7 @@
 #include "import_test_support.h"
 #include "store/schema.h"
 #include "store/sqlite.h"
+#include "structure/logical_window.h"
 
 using weft::test::quoted;
 using weft::test::run_command;
@@ -113,6 +114,55 @@ TEST(SynthStructure, Stencil2dHasTwoPartitionsAndTwoTimesDmaxPlusThreeStepsPerIt
       EXPECT_EQ(step_of(*run, c.n - 1, "MPI_Allreduce", j), per * (j + 1) - 1) << c.n;
     }
     expect_check_passes(*run);
+  }
+}
+
+// The message lines of the logical view (message_step_blocks): one per
+// matched message, each from its send's step to its receive's, and a window
+// read returns exactly the lines that a brute-force filter of all of them
+// keeps (blocks are skipped by their bounds, never wrongly).
+TEST(SynthStructure, MessageLinesOfAWindowAreExactlyThoseCrossingIt) {
+  auto run = make_run("stencil2d", 16, 3);
+  weft::db::Database db(run->weft.string(), weft::db::Database::Mode::ReadOnly);
+  EXPECT_EQ(db.query_int("SELECT count(*) FROM message_steps"), db.query_int("SELECT count(*) FROM messages"));
+  EXPECT_EQ(db.query_int("SELECT count(*) FROM message_steps WHERE recv_step <= send_step"), 0);
+  // Each line starts at the step of its Isend: the comm_events row of the
+  // sender whose message is this one.
+  EXPECT_EQ(db.query_int("SELECT count(*) FROM message_steps m JOIN comm_events c ON c.message = m.message"
+                         " AND c.process = m.src WHERE c.step <> m.send_step"),
+            0);
+  struct Line {
+    std::int64_t message, src, dst, send_step, recv_step;
+    bool operator<(const Line& o) const { return message < o.message; }
+  };
+  std::vector<Line> all;
+  weft::db::Statement rows = db.prepare("SELECT message, src, dst, send_step, recv_step FROM message_steps");
+  while (rows.step())
+    all.push_back({rows.column_int(0), rows.column_int(1), rows.column_int(2), rows.column_int(3), rows.column_int(4)});
+  ASSERT_FALSE(all.empty());
+  weft::db::LogicalWindowQuery query(db);
+  const std::int64_t max_span = query.facts().max_message_steps;
+  for (weft::db::StepWindow w : {weft::db::StepWindow{0, 1000, 0, 15}, weft::db::StepWindow{9, 12, 3, 5},
+                                 weft::db::StepWindow{20, 20, 15, 15}, weft::db::StepWindow{30, 40, 0, 0}}) {
+    weft::db::StepMessages got;
+    query.read_messages(w, got);
+    std::vector<Line> read, expected;
+    for (std::size_t i = 0; i < got.message.size(); ++i)
+      read.push_back({got.message[i], got.src[i], got.dst[i], got.send_step[i], got.recv_step[i]});
+    for (const Line& l : all)
+      if (l.send_step >= std::max<std::int64_t>(0, w.s0 - max_span) && l.send_step <= w.s1 && l.recv_step >= w.s0 &&
+          ((l.src >= w.p0 && l.src <= w.p1) || (l.dst >= w.p0 && l.dst <= w.p1)))
+        expected.push_back(l);
+    std::sort(read.begin(), read.end());
+    std::sort(expected.begin(), expected.end());
+    ASSERT_EQ(read.size(), expected.size()) << w.s0 << ":" << w.s1 << " " << w.p0 << ":" << w.p1;
+    for (std::size_t i = 0; i < read.size(); ++i) {
+      EXPECT_EQ(read[i].message, expected[i].message);
+      EXPECT_EQ(read[i].src, expected[i].src);
+      EXPECT_EQ(read[i].dst, expected[i].dst);
+      EXPECT_EQ(read[i].send_step, expected[i].send_step);
+      EXPECT_EQ(read[i].recv_step, expected[i].recv_step);
+    }
   }
 }
 

@@ -13,6 +13,7 @@
 #include "store/meta.h"
 #include "store/record_scan.h"
 #include "structure/comm_event_blocks.h"
+#include "structure/message_step_blocks.h"
 #include "structure/step_lod.h"
 #include "structure/structure_store.h"
 #include "structure/time_metrics.h"
@@ -153,13 +154,13 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
   // message_steps: each traced source -> sink pair.
   std::int64_t max_span = 0;
   {
-    std::vector<MessageStepRow> lines;
+    std::vector<MessageStepRecord> lines;
     for (std::size_t e = 0; e < n; ++e) {
       if (t.event_kind[e] != charm::DepKind::Sink || t.event_partner[e] == charm::kNone) continue;
       const auto src = static_cast<std::size_t>(t.event_partner[e]);
       lines.push_back({loaded.event_message[e], r.row[src], r.row[e], r.step[src], r.step[e]});
     }
-    max_span = write_message_steps(db, lines);
+    max_span = write_message_step_blocks(db, lines);
   }
 
   // Phases: one partition each (partition = phase).
@@ -349,11 +350,12 @@ TaskCheck check_task_structure(Database& db) {
   std::sort(at.begin(), at.end());
   for (std::size_t i = 1; i < at.size(); ++i) c.shared_steps += at[i] == at[i - 1] ? 1 : 0;
   std::sort(sinks.begin(), sinks.end());
-  Statement s(db, "SELECT message, dst, send_step, recv_step FROM message_steps");
-  while (s.step()) {
+  std::vector<MessageStepRecord> lines;
+  MessageStepReader(db).read_all(lines);
+  for (const MessageStepRecord& m : lines) {
     ++c.messages;
-    const std::array<std::int64_t, 3> sink{s.column_int(0), s.column_int(1), s.column_int(3)};
-    if (sink[2] <= s.column_int(2)) ++c.sink_not_after_source;
+    const std::array<std::int64_t, 3> sink{m.message, m.dst, m.recv_step};
+    if (m.recv_step <= m.send_step) ++c.sink_not_after_source;
     if (!std::binary_search(sinks.begin(), sinks.end(), sink)) ++c.sinks_without_record;
   }
   return c;

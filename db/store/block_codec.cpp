@@ -308,4 +308,33 @@ void decode_comm_event_block(std::span<const std::uint8_t> blob, ProcessIndex pr
   if (in.left() != 0) in.fail("trailing bytes");
 }
 
+void encode_message_step_block(std::span<const MessageStepRecord> lines, std::vector<std::uint8_t>& out) {
+  put_varint(out, lines.size());
+  std::int64_t src = 0, message = 0, send_step = lines.empty() ? 0 : lines.front().send_step;
+  for (const MessageStepRecord& m : lines) {
+    put_delta(out, m.src, src);
+    put_delta(out, m.message, message);
+    put_varint(out, zigzag(diff(m.dst, m.src)));
+    put_varint(out, zigzag(diff(m.recv_step, send_step)));
+  }
+}
+
+void decode_message_step_block(std::span<const std::uint8_t> blob, std::int64_t send_step,
+                               std::vector<MessageStepRecord>& out, const std::string& what) {
+  Reader in(blob, what);
+  std::uint64_t count = checked_count(in, kMinMessageStepBytes);
+  out.reserve(out.size() + count);
+  std::int64_t src = 0, message = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    MessageStepRecord m{};
+    m.send_step = send_step;
+    m.src = in.delta(src);
+    m.message = in.delta(message);
+    m.dst = add(m.src, unzigzag(in.varint()));
+    m.recv_step = add(send_step, unzigzag(in.varint()));
+    out.push_back(m);
+  }
+  if (in.left() != 0) in.fail("trailing bytes");
+}
+
 }  // namespace weft::db

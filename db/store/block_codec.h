@@ -1,7 +1,7 @@
 #pragma once
 // The byte format of the packed blocks in event_blocks.data,
-// message_blocks.data, collective_member_blocks.data and
-// comm_event_blocks.data (docs/schema.md, "Block format").
+// message_blocks.data, collective_member_blocks.data, comm_event_blocks.data
+// and message_step_blocks.data (docs/schema.md, "Block format").
 //
 // A block is a varint count followed by that many records, each field a
 // LEB128 varint, most of them zigzag-coded differences from the previous
@@ -57,6 +57,14 @@ void encode_comm_event_block(std::span<const CommEventRecord> events,
 void decode_comm_event_block(std::span<const std::uint8_t> blob, ProcessIndex process,
                              std::vector<CommEventRecord>& out,
                              const std::string& what = "communication event block");
+
+// The message lines sent at one global step (message_step_blocks.data),
+// sorted by (src, message); the send step is the row's.
+constexpr std::size_t kMinMessageStepBytes = 4;
+void encode_message_step_block(std::span<const MessageStepRecord> lines, std::vector<std::uint8_t>& out);
+void decode_message_step_block(std::span<const std::uint8_t> blob, std::int64_t send_step,
+                               std::vector<MessageStepRecord>& out,
+                               const std::string& what = "message step block");
 
 // The count a blob claims (its first varint), checked against its size.
 std::uint64_t block_count(std::span<const std::uint8_t> blob, std::size_t min_record_bytes,

@@ -179,6 +179,35 @@ struct CommEventsTraits {
   }
 };
 
+// The message lines of the logical view, one row per message: send_step and
+// message are first, the key of the table this view stood for before.
+struct MessageStepsTraits {
+  using Row = MessageStepRecord;
+  static constexpr const char* kSchema =
+      "CREATE TABLE x(send_step INTEGER, message INTEGER, src INTEGER, dst INTEGER, recv_step INTEGER)";
+  static constexpr int kIdColumn = -1;
+  static constexpr int kProcessColumn = -1;
+  static constexpr const char* kScanSql = "SELECT send_step, send_step, data FROM message_step_blocks";
+  static constexpr const char* kByIdSql = nullptr;
+  static constexpr const char* kByProcessSql = nullptr;
+  static constexpr bool kUniqueId = true;
+
+  static void decode(std::span<const std::uint8_t> blob, std::int64_t send_step, std::vector<Row>& out) {
+    decode_message_step_block(blob, send_step, out, "message_steps");
+  }
+  static std::int64_t id(const Row& r) { return r.message; }
+  static void column(sqlite3_context* ctx, const Row& m, std::int64_t, int col) {
+    switch (col) {
+      case 0: sqlite3_result_int64(ctx, m.send_step); break;
+      case 1: sqlite3_result_int64(ctx, m.message); break;
+      case 2: sqlite3_result_int64(ctx, m.src); break;
+      case 3: sqlite3_result_int64(ctx, m.dst); break;
+      case 4: sqlite3_result_int64(ctx, m.recv_step); break;
+      default: sqlite3_result_null(ctx);
+    }
+  }
+};
+
 template <class T>
 struct Table {
   sqlite3_vtab base{};
@@ -375,6 +404,7 @@ const sqlite3_module kEventsModule = make_module<EventsTraits>();
 const sqlite3_module kMessagesModule = make_module<MessagesTraits>();
 const sqlite3_module kMembersModule = make_module<MembersTraits>();
 const sqlite3_module kCommEventsModule = make_module<CommEventsTraits>();
+const sqlite3_module kMessageStepsModule = make_module<MessageStepsTraits>();
 
 }  // namespace
 
@@ -385,7 +415,9 @@ int register_block_views(sqlite3* db) {
   if (rc != SQLITE_OK) return rc;
   rc = sqlite3_create_module(db, "collective_members", &kMembersModule, nullptr);
   if (rc != SQLITE_OK) return rc;
-  return sqlite3_create_module(db, "comm_events", &kCommEventsModule, nullptr);
+  rc = sqlite3_create_module(db, "comm_events", &kCommEventsModule, nullptr);
+  if (rc != SQLITE_OK) return rc;
+  return sqlite3_create_module(db, "message_steps", &kMessageStepsModule, nullptr);
 }
 
 }  // namespace weft::db

@@ -72,6 +72,17 @@ struct CommEventRecord {
   TimeNs wait_ns;
 };
 
+// One message line of the logical view (message_step_blocks, docs/schema.md):
+// the message's store id and the logical rows (processes, or a task run's
+// chares) and global steps of its send and its receive.
+struct MessageStepRecord {
+  std::int64_t message;
+  std::int64_t src;
+  std::int64_t dst;
+  std::int64_t send_step;
+  std::int64_t recv_step;
+};
+
 // The process whose blocks hold a message: the sender when the message has a
 // send record, else the receiver (docs/schema.md, message_blocks).
 inline std::int64_t message_owner(const MessageRecord& m) {

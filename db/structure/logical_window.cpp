@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "store/block_codec.h"
 #include "store/meta.h"
+#include "structure/message_step_blocks.h"
 
 namespace weft::db {
 
@@ -17,17 +18,10 @@ constexpr const char* kEventsSql =
     "SELECT process, data FROM comm_event_blocks"
     " WHERE step_block BETWEEN ?1 AND ?2 AND process BETWEEN ?3 AND ?4";
 
-// message_steps_by_send bounds the scan: a line reaching step s0 was sent at
-// most max_message_steps before it.
-constexpr const char* kMessagesSql =
-    "SELECT message, src, dst, send_step, recv_step FROM message_steps"
-    " WHERE send_step BETWEEN ?1 AND ?2 AND recv_step >= ?3"
-    " AND ((src BETWEEN ?4 AND ?5) OR (dst BETWEEN ?4 AND ?5))";
-
 }  // namespace
 
 bool has_logical_structure(Database& db) {
-  return has_table(db, "comm_event_blocks") && has_table(db, "message_steps");
+  return has_table(db, "comm_event_blocks") && has_message_steps(db);
 }
 
 Database& require_logical_structure(Database& db) {
@@ -97,7 +91,7 @@ void StepMessages::clear() {
 LogicalWindowQuery::LogicalWindowQuery(Database& db)
     : db_(require_logical_structure(db)),
       events_stmt_(db_, kEventsSql),
-      messages_stmt_(db_, kMessagesSql) {
+      messages_(db_) {
   const std::string hint = "re-run `weft analyze " + db_.path() + "`";
   step_shift_ = static_cast<int>(read_meta_int(db_, "analysis_step_shift", hint));
   if (step_shift_ < 0 || step_shift_ > 40) throw Error(db_.path(), "meta analysis_step_shift is out of range");
@@ -145,19 +139,16 @@ void LogicalWindowQuery::read_events(const StepWindow& w, StepEvents& out) {
 void LogicalWindowQuery::read_messages(const StepWindow& w, StepMessages& out) {
   out.clear();
   if (w.s1 < w.s0 || w.p1 < w.p0) return;
-  messages_stmt_.bind(1, std::max<std::int64_t>(0, w.s0 - facts_.max_message_steps));
-  messages_stmt_.bind(2, w.s1);
-  messages_stmt_.bind(3, w.s0);
-  messages_stmt_.bind(4, static_cast<std::int64_t>(w.p0));
-  messages_stmt_.bind(5, static_cast<std::int64_t>(w.p1));
-  while (messages_stmt_.step()) {
-    out.message.push_back(messages_stmt_.column_int(0));
-    out.src.push_back(static_cast<ProcessIndex>(messages_stmt_.column_int(1)));
-    out.dst.push_back(static_cast<ProcessIndex>(messages_stmt_.column_int(2)));
-    out.send_step.push_back(static_cast<std::int32_t>(messages_stmt_.column_int(3)));
-    out.recv_step.push_back(static_cast<std::int32_t>(messages_stmt_.column_int(4)));
+  // A line reaching step s0 was sent at most max_message_steps before it.
+  lines_.clear();
+  messages_.read(std::max<std::int64_t>(0, w.s0 - facts_.max_message_steps), w.s1, w.s0, w.p0, w.p1, lines_);
+  for (const MessageStepRecord& m : lines_) {
+    out.message.push_back(m.message);
+    out.src.push_back(static_cast<ProcessIndex>(m.src));
+    out.dst.push_back(static_cast<ProcessIndex>(m.dst));
+    out.send_step.push_back(static_cast<std::int32_t>(m.send_step));
+    out.recv_step.push_back(static_cast<std::int32_t>(m.recv_step));
   }
-  messages_stmt_.reset();
 }
 
 }  // namespace weft::db

@@ -1,7 +1,7 @@
 #pragma once
 // Reads what the logical timeline shows: the communication events of a
 // global-step × process window with their structure and metrics (comm_events),
-// and the message lines crossing it (message_steps). One index range scan per
+// and the message lines crossing it (message_step_blocks). One range scan per
 // query, so the cost follows the window, not the run.
 #include <cstdint>
 #include <vector>
@@ -9,6 +9,7 @@
 #include "common/types.h"
 #include "store/records.h"
 #include "store/sqlite.h"
+#include "structure/message_step_blocks.h"
 
 namespace weft::db {
 
@@ -78,7 +79,8 @@ class LogicalWindowQuery {
   StructureFacts facts_;
   int step_shift_ = 0;  // step_block = step >> step_shift_
   Statement events_stmt_;
-  Statement messages_stmt_;
+  MessageStepReader messages_;
+  std::vector<MessageStepRecord> lines_;  // reused between reads
   std::vector<CommEventRecord> scratch_;  // one decoded block, reused
 };
 

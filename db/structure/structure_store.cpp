@@ -22,7 +22,7 @@ using structure::StructureResult;
 // before comm_event_blocks replaced it (now it is a view).
 constexpr const char* kStructureTables[] = {"comm_event_blocks", "comm_events", "partitions",
                                             "partition_edges", "phases", "step_metrics",
-                                            "process_metrics", "message_steps", "step_lod",
+                                            "process_metrics", "message_steps", "message_step_blocks", "step_lod",
                                             "time_metrics", "logical_rows", "pe_metrics",
                                             "imbalance_intervals", "entry_stats"};
 

@@ -7,6 +7,7 @@
 #include "common/phase_timer.h"
 #include "store/batch_insert.h"
 #include "store/meta.h"
+#include "structure/message_step_blocks.h"
 #include "structure/step_lod.h"
 #include "structure/time_metrics.h"
 
@@ -29,32 +30,12 @@ void find_metric_ranges(const structure::StructureResult& r, ViewTableFacts& f) 
 
 }  // namespace
 
-std::int64_t write_message_steps(Database& db, std::vector<MessageStepRow>& rows) {
-  db.exec("DROP TABLE IF EXISTS message_steps");
-  db.exec(
-      "CREATE TABLE message_steps(send_step INTEGER NOT NULL, message INTEGER NOT NULL,"
-      " src INTEGER NOT NULL, dst INTEGER NOT NULL, recv_step INTEGER NOT NULL,"
-      " PRIMARY KEY(send_step, message)) WITHOUT ROWID");
-  std::sort(rows.begin(), rows.end(), [](const MessageStepRow& a, const MessageStepRow& b) {
-    return a.send_step != b.send_step ? a.send_step < b.send_step : a.message < b.message;
-  });
-  std::int64_t max_span = 0;
-  BatchInserter insert(db, "message_steps", "(send_step, message, src, dst, recv_step)", 5);
-  for (const MessageStepRow& m : rows) {
-    max_span = std::max(max_span, m.recv_step - m.send_step);
-    std::array<std::int64_t, 5> row{m.send_step, m.message, m.src, m.dst, m.recv_step};
-    insert.add(row);
-  }
-  insert.flush();
-  return max_span;
-}
-
 ViewTableFacts write_view_tables(Database& db, const LoadedCommTrace& loaded,
                                  const structure::StructureResult& r) {
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
   ViewTableFacts facts;
   const structure::CommTrace& in = loaded.trace;
-  std::vector<MessageStepRow> lines;
+  std::vector<MessageStepRecord> lines;
   lines.reserve(static_cast<std::size_t>(in.message_count()));
   for (std::int32_t m = 0; m < in.message_count(); ++m) {
     auto um = static_cast<std::size_t>(m);
@@ -66,7 +47,7 @@ ViewTableFacts write_view_tables(Database& db, const LoadedCommTrace& loaded,
                      r.global_step(r.op_of_input[static_cast<std::size_t>(send)]),
                      r.global_step(r.op_of_input[static_cast<std::size_t>(recv)])});
   }
-  facts.max_message_steps = write_message_steps(db, lines);
+  facts.max_message_steps = write_message_step_blocks(db, lines);
   timer.mark("  message_steps");
   find_metric_ranges(r, facts);
   write_step_lod(db, loaded, r);

@@ -1,0 +1,125 @@
+#include "structure/message_step_blocks.h"
+
+#include <algorithm>
+
+#include "store/block_codec.h"
+#include "store/meta.h"
+
+namespace weft::db {
+namespace {
+
+// The block rows: bounds first, so that the window query filters on them
+// before it reads a blob.
+constexpr const char* kBlocksWindowSql =
+    "SELECT send_step, data FROM message_step_blocks"
+    " WHERE send_step BETWEEN ?1 AND ?2 AND recv_hi >= ?3"
+    " AND ((src_lo <= ?5 AND src_hi >= ?4) OR (dst_lo <= ?5 AND dst_hi >= ?4))";
+constexpr const char* kBlocksAllSql = "SELECT send_step, data FROM message_step_blocks";
+// An older run: one row per line.
+constexpr const char* kRowsWindowSql =
+    "SELECT message, src, dst, send_step, recv_step FROM message_steps"
+    " WHERE send_step BETWEEN ?1 AND ?2 AND recv_step >= ?3"
+    " AND ((src BETWEEN ?4 AND ?5) OR (dst BETWEEN ?4 AND ?5))";
+constexpr const char* kRowsAllSql = "SELECT message, src, dst, send_step, recv_step FROM message_steps";
+
+void insert_block(Statement& insert, std::span<const MessageStepRecord> block, std::int64_t seq,
+                  std::vector<std::uint8_t>& blob) {
+  std::int64_t src_lo = block.front().src, src_hi = src_lo, dst_lo = block.front().dst, dst_hi = dst_lo;
+  std::int64_t recv_hi = block.front().recv_step;
+  for (const MessageStepRecord& m : block) {
+    src_lo = std::min(src_lo, m.src);
+    src_hi = std::max(src_hi, m.src);
+    dst_lo = std::min(dst_lo, m.dst);
+    dst_hi = std::max(dst_hi, m.dst);
+    recv_hi = std::max(recv_hi, m.recv_step);
+  }
+  blob.clear();
+  encode_message_step_block(block, blob);
+  insert.bind(1, block.front().send_step);
+  insert.bind(2, seq);
+  insert.bind(3, static_cast<std::int64_t>(block.size()));
+  insert.bind(4, src_lo);
+  insert.bind(5, src_hi);
+  insert.bind(6, dst_lo);
+  insert.bind(7, dst_hi);
+  insert.bind(8, recv_hi);
+  insert.bind_blob_static(9, blob.data(), blob.size());
+  insert.run();
+}
+
+}  // namespace
+
+std::int64_t write_message_step_blocks(Database& db, std::vector<MessageStepRecord>& lines) {
+  db.exec("DROP TABLE IF EXISTS message_step_blocks");
+  if (has_table(db, "message_steps")) db.exec("DROP TABLE message_steps");  // an older run's rows
+  db.exec(
+      "CREATE TABLE message_step_blocks(send_step INTEGER NOT NULL, seq INTEGER NOT NULL,"
+      " count INTEGER NOT NULL, src_lo INTEGER NOT NULL, src_hi INTEGER NOT NULL,"
+      " dst_lo INTEGER NOT NULL, dst_hi INTEGER NOT NULL, recv_hi INTEGER NOT NULL,"
+      " data BLOB NOT NULL, PRIMARY KEY(send_step, seq)) WITHOUT ROWID");
+  std::sort(lines.begin(), lines.end(), [](const MessageStepRecord& a, const MessageStepRecord& b) {
+    if (a.send_step != b.send_step) return a.send_step < b.send_step;
+    return a.src != b.src ? a.src < b.src : a.message < b.message;
+  });
+  Statement insert = db.prepare("INSERT INTO message_step_blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  std::vector<std::uint8_t> blob;
+  std::int64_t max_span = 0;
+  for (std::size_t first = 0; first < lines.size();) {
+    // One send step: blocks of at most kMessageStepsPerBlock lines, in order.
+    std::size_t end = first;
+    while (end < lines.size() && lines[end].send_step == lines[first].send_step) ++end;
+    std::int64_t seq = 0;
+    for (std::size_t at = first; at < end; at += kMessageStepsPerBlock, ++seq) {
+      const std::size_t n = std::min(kMessageStepsPerBlock, end - at);
+      insert_block(insert, std::span<const MessageStepRecord>(lines.data() + at, n), seq, blob);
+    }
+    for (std::size_t i = first; i < end; ++i) max_span = std::max(max_span, lines[i].recv_step - lines[i].send_step);
+    first = end;
+  }
+  return max_span;
+}
+
+bool has_message_steps(Database& db) {
+  return has_table(db, "message_step_blocks") || has_table(db, "message_steps");
+}
+
+MessageStepReader::MessageStepReader(Database& db)
+    : db_(db),
+      blocks_(has_table(db, "message_step_blocks")),
+      window_(db, blocks_ ? kBlocksWindowSql : kRowsWindowSql),
+      all_(db, blocks_ ? kBlocksAllSql : kRowsAllSql) {}
+
+void MessageStepReader::read(std::int64_t send0, std::int64_t send1, std::int64_t recv_min, std::int64_t row0,
+                             std::int64_t row1, std::vector<MessageStepRecord>& out) {
+  window_.bind(1, send0);
+  window_.bind(2, send1);
+  window_.bind(3, recv_min);
+  window_.bind(4, row0);
+  window_.bind(5, row1);
+  while (window_.step()) {
+    if (!blocks_) {
+      out.push_back({window_.column_int(0), window_.column_int(1), window_.column_int(2), window_.column_int(3),
+                     window_.column_int(4)});
+      continue;
+    }
+    scratch_.clear();
+    decode_message_step_block(window_.column_blob(1), window_.column_int(0), scratch_, db_.path());
+    for (const MessageStepRecord& m : scratch_)
+      if (m.recv_step >= recv_min && ((m.src >= row0 && m.src <= row1) || (m.dst >= row0 && m.dst <= row1)))
+        out.push_back(m);
+  }
+  window_.reset();
+}
+
+void MessageStepReader::read_all(std::vector<MessageStepRecord>& out) {
+  while (all_.step()) {
+    if (blocks_)
+      decode_message_step_block(all_.column_blob(1), all_.column_int(0), out, db_.path());
+    else
+      out.push_back({all_.column_int(0), all_.column_int(1), all_.column_int(2), all_.column_int(3),
+                     all_.column_int(4)});
+  }
+  all_.reset();
+}
+
+}  // namespace weft::db

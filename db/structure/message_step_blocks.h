@@ -1,0 +1,49 @@
+#pragma once
+// The message lines of the logical timeline (docs/schema.md,
+// "message_step_blocks"): every matched message with the logical rows and
+// global steps of its two ends, packed by send step. A step window reads its
+// lines with one primary-key range scan over a few blocks per step, each
+// block carrying the bounds of its rows so that a process window skips the
+// rest, and writing them is one SQLite row per block instead of per message.
+//
+// Runs analyzed by weft before this table existed have a `message_steps`
+// table of one row per message; the reader falls back to it. On newer runs
+// `message_steps` is an SQL view of the blocks (store/block_views.h).
+#include <cstdint>
+#include <vector>
+
+#include "store/records.h"
+#include "store/sqlite.h"
+
+namespace weft::db {
+
+// At most this many lines per block (all of one send step).
+constexpr std::size_t kMessageStepsPerBlock = 1024;
+
+// (Re)creates message_step_blocks inside the caller's transaction and fills
+// it with `lines` (reordered in place: by send step, sender, message).
+// Returns the largest recv_step - send_step (meta analysis_max_message_steps).
+std::int64_t write_message_step_blocks(Database& db, std::vector<MessageStepRecord>& lines);
+
+bool has_message_steps(Database& db);
+
+// Reads the lines of a run's analysis through prepared statements.
+class MessageStepReader {
+ public:
+  explicit MessageStepReader(Database& db);
+  // Lines sent at steps [send0, send1] that reach step recv_min or later and
+  // have an end on a row within [row0, row1], appended to `out`.
+  void read(std::int64_t send0, std::int64_t send1, std::int64_t recv_min, std::int64_t row0,
+            std::int64_t row1, std::vector<MessageStepRecord>& out);
+  // Every line, appended to `out`.
+  void read_all(std::vector<MessageStepRecord>& out);
+
+ private:
+  Database& db_;
+  bool blocks_;  // false: an older run's message_steps rows
+  Statement window_;
+  Statement all_;
+  std::vector<MessageStepRecord> scratch_;
+};
+
+}  // namespace weft::db
