@@ -28,7 +28,10 @@ struct StepGrid {
   std::array<std::uint8_t, kStepLodCellBytes>& at(std::int64_t block, std::int64_t bin) {
     return cells[static_cast<std::size_t>(block * bins + bin)];
   }
+  // The cells as the tiles' bytes (an array of byte arrays has no padding).
+  const std::uint8_t* bytes() const { return cells.empty() ? nullptr : cells.front().data(); }
 };
+static_assert(sizeof(std::array<std::uint8_t, kStepLodCellBytes>) == kStepLodCellBytes);
 
 void merge_into(std::array<std::uint8_t, kStepLodCellBytes>& to, const std::array<std::uint8_t, kStepLodCellBytes>& from) {
   for (int f = 0; f < kLodClasses; ++f) to[static_cast<std::size_t>(f)] = std::max(to[static_cast<std::size_t>(f)], from[static_cast<std::size_t>(f)]);
@@ -110,11 +113,7 @@ void write_step_lod_items(Database& db, std::int64_t rows, std::int64_t steps, c
     StepGrid level = by_processes;
     for (int s = l.min_slevel; s <= l.max_slevel; ++s) {
       if (s > l.min_slevel) level = coarser(level, false);
-      write_tiles(db, "step_lod", p, s, level.blocks, level.bins, kStepLodCellBytes,
-                  [&level](std::int64_t block, std::int64_t bin, std::uint8_t* out) {
-                    const auto& c = level.at(block, bin);
-                    std::copy(c.begin(), c.end(), out);
-                  });
+      write_tiles(db, "step_lod", p, s, level.blocks, level.bins, kStepLodCellBytes, level.bytes());
     }
   }
   write_meta_ints(db, {{"step_lod_min_plevel", l.min_plevel},

@@ -16,58 +16,83 @@ namespace weft::db {
 
 namespace {
 
-// One level in memory: per block, per bin, the dominant class + 1 (0: nothing
-// ran) and the busy share.
+// One level in memory, in the tiles' layout: per block, per bin, two bytes:
+// the dominant class + 1 (0: nothing ran) and the busy share.
 struct LodGrid {
   std::int64_t blocks = 0;
   std::int64_t bins = 0;
-  std::vector<std::uint8_t> klass;
-  std::vector<std::uint8_t> busy;
+  std::vector<std::uint8_t> cells;
+  // Empty cells everywhere.
   void resize(std::int64_t b, std::int64_t n) {
     blocks = b;
     bins = n;
-    klass.assign(static_cast<std::size_t>(b * n), 0);
-    busy.assign(static_cast<std::size_t>(b * n), 0);
+    cells.assign(static_cast<std::size_t>(b * n) * 2, 0);
   }
-  std::size_t at(std::int64_t block, std::int64_t bin) const {
-    return static_cast<std::size_t>(block * bins + bin);
+  // Any content: for a level whose every cell is about to be written.
+  void reshape(std::int64_t b, std::int64_t n) {
+    blocks = b;
+    bins = n;
+    cells.resize(static_cast<std::size_t>(b * n) * 2);
   }
+  std::uint8_t* cell(std::int64_t block, std::int64_t bin) {
+    return cells.data() + static_cast<std::size_t>(block * bins + bin) * 2;
+  }
+  const std::uint8_t* row(std::int64_t block) const { return cells.data() + static_cast<std::size_t>(block * bins) * 2; }
 };
 
-// A coarser cell from `count` finer ones: the class whose cells were busiest
-// in total (a cell votes with its busy share), and the mean busy share.
-struct Vote {
-  std::array<std::uint32_t, kStartClasses + 1> weight{};
-  std::uint32_t busy = 0;
-  int count = 0;
-  void add(std::uint8_t k, std::uint8_t b) {
-    weight[k] += b;
-    busy += b;
-    ++count;
-  }
-  void put(LodGrid& g, std::size_t i) const {
-    int best = 0;
-    for (int k = 1; k <= kStartClasses; ++k)
-      if (weight[static_cast<std::size_t>(k)] > weight[static_cast<std::size_t>(best)]) best = k;
-    g.klass[i] = static_cast<std::uint8_t>(best);
-    g.busy[i] = static_cast<std::uint8_t>(count ? busy / static_cast<std::uint32_t>(count) : 0);
-  }
-};
-
-// Halves the blocks (in_processes) or quarters the bins of `fine`.
-LodGrid coarser(const LodGrid& fine, bool in_processes) {
-  const std::int64_t block_factor = in_processes ? 2 : 1, bin_factor = in_processes ? 1 : 4;
-  LodGrid g;
-  g.resize((fine.blocks + block_factor - 1) / block_factor, (fine.bins + bin_factor - 1) / bin_factor);
-  for (std::int64_t b = 0; b < g.blocks; ++b)
-    for (std::int64_t i = 0; i < g.bins; ++i) {
-      Vote v;
-      for (std::int64_t fb = b * block_factor; fb < std::min((b + 1) * block_factor, fine.blocks); ++fb)
-        for (std::int64_t fi = i * bin_factor; fi < std::min((i + 1) * bin_factor, fine.bins); ++fi)
-          v.add(fine.klass[fine.at(fb, fi)], fine.busy[fine.at(fb, fi)]);
-      v.put(g, g.at(b, i));
+// A coarser cell from up to 4 finer ones: the class whose cells were
+// busiest in total (a cell votes with its busy share; ties go to the class
+// listed first, MPI before compute), and the mean busy share.
+inline void vote(const std::uint8_t* const* cells, int n, std::uint8_t* out) {
+  std::uint32_t busy = 0, best_weight = 0;
+  int best = 0;
+  for (int a = 0; a < n; ++a) {
+    busy += cells[a][1];
+    const int k = cells[a][0];
+    if (k == 0 || k > kStartClasses) continue;
+    bool counted = false;  // the class of an earlier cell: already weighed
+    for (int b = 0; b < a && !counted; ++b) counted = cells[b][0] == k;
+    if (counted) continue;
+    std::uint32_t weight = 0;
+    for (int b = a; b < n; ++b)
+      if (cells[b][0] == k) weight += cells[b][1];
+    if (weight > best_weight || (weight == best_weight && weight > 0 && k < best)) {
+      best = k;
+      best_weight = weight;
     }
-  return g;
+  }
+  out[0] = static_cast<std::uint8_t>(best);
+  out[1] = static_cast<std::uint8_t>(busy / static_cast<std::uint32_t>(n));
+}
+
+// Quarters the bins of `fine` into `g` (every cell written): each cell votes
+// over 4 consecutive bins.
+void coarser_in_time(const LodGrid& fine, LodGrid& g) {
+  g.reshape(fine.blocks, (fine.bins + 3) / 4);
+  for (std::int64_t b = 0; b < g.blocks; ++b) {
+    const std::uint8_t* in = fine.row(b);
+    std::uint8_t* out = g.cell(b, 0);
+    for (std::int64_t i = 0; i < g.bins; ++i, out += 2) {
+      const std::uint8_t* cells[4];
+      int n = 0;
+      for (std::int64_t fi = 4 * i; fi < std::min(4 * i + 4, fine.bins); ++fi) cells[n++] = in + 2 * fi;
+      vote(cells, n, out);
+    }
+  }
+}
+
+// Halves the blocks of `fine` into `g`: each cell votes over 2 blocks' cells of its bin.
+void coarser_in_processes(const LodGrid& fine, LodGrid& g) {
+  g.reshape((fine.blocks + 1) / 2, fine.bins);
+  for (std::int64_t b = 0; b < g.blocks; ++b) {
+    const std::uint8_t* top = fine.row(2 * b);
+    const std::uint8_t* bottom = 2 * b + 1 < fine.blocks ? fine.row(2 * b + 1) : nullptr;
+    std::uint8_t* out = g.cell(b, 0);
+    for (std::int64_t i = 0; i < g.bins; ++i, out += 2) {
+      const std::uint8_t* cells[2] = {top + 2 * i, bottom ? bottom + 2 * i : nullptr};
+      vote(cells, bottom ? 2 : 1, out);
+    }
+  }
 }
 
 // Accumulates the top-of-stack time of the processes of one block per bin and
@@ -114,9 +139,9 @@ class BlockAccumulator {
         if (t[k] > 0 && (best < 0 || t[k] > t[best])) best = k;
       }
       if (best >= 0) {
-        grid.klass[grid.at(block, i)] = static_cast<std::uint8_t>(best + 1);
-        grid.busy[grid.at(block, i)] =
-            static_cast<std::uint8_t>(std::clamp(255.0 * total / capacity, 1.0, 255.0));
+        std::uint8_t* cell = grid.cell(block, i);
+        cell[0] = static_cast<std::uint8_t>(best + 1);
+        cell[1] = static_cast<std::uint8_t>(std::clamp(255.0 * total / capacity, 1.0, 255.0));
       }
       std::fill(t, t + kStartClasses, 0.0);
     }
@@ -168,11 +193,7 @@ LodGrid build_finest_grid(Database& db, const LodLayout& layout) {
 }
 
 void write_level(Database& db, int p, int t, const LodGrid& g) {
-  write_tiles(db, "activity_lod", p, t, g.blocks, g.bins, 2,
-              [&g](std::int64_t block, std::int64_t bin, std::uint8_t* out) {
-                out[0] = g.klass[g.at(block, bin)];
-                out[1] = g.busy[g.at(block, bin)];
-              });
+  write_tiles(db, "activity_lod", p, t, g.blocks, g.bins, 2, g.cells.data());
 }
 
 }  // namespace
@@ -194,14 +215,19 @@ void write_activity_lod(Database& db) {
   const LodLayout layout = plan_lod_layout(db.query_int("SELECT count(*) FROM processes"),
                                            read_meta_int(db, "trace_end_ns"));
   LodGrid by_processes = build_finest_grid(db, layout);
+  LodGrid coarser_grid, by_time[2];  // reused level to level: no memory faulted in per level
 
   Transaction tx(db, "BEGIN IMMEDIATE");
   create_tile_table(db, "activity_lod");
   for (int p = layout.min_plevel; p <= layout.max_plevel; ++p) {
-    if (p > layout.min_plevel) by_processes = coarser(by_processes, true);
-    LodGrid level = by_processes;
-    for (int t = 0; t <= layout.max_tlevel; ++t) {
-      if (t > 0) level = coarser(level, false);
+    if (p > layout.min_plevel) {
+      coarser_in_processes(by_processes, coarser_grid);
+      std::swap(by_processes, coarser_grid);
+    }
+    write_level(db, p, 0, by_processes);
+    for (int t = 1; t <= layout.max_tlevel; ++t) {
+      LodGrid& level = by_time[t % 2];
+      coarser_in_time(t == 1 ? by_processes : by_time[(t - 1) % 2], level);
       write_level(db, p, t, level);
     }
   }

@@ -19,21 +19,19 @@ void create_tile_table(Database& db, const std::string& table) {
 }
 
 void write_tiles(Database& db, const std::string& table, int p, int t, std::int64_t blocks,
-                 std::int64_t bins, int cell_bytes,
-                 const std::function<void(std::int64_t, std::int64_t, std::uint8_t*)>& cell) {
+                 std::int64_t bins, int cell_bytes, const std::uint8_t* cells) {
   Statement put(db, "INSERT INTO " + table + " VALUES (?1, ?2, ?3, ?4, ?5)");
   const auto width = static_cast<std::size_t>(cell_bytes);
-  std::vector<std::uint8_t> raw;
   std::vector<std::uint8_t> packed;
   for (std::int64_t b = 0; b < blocks; ++b)
     for (std::int64_t first = 0; first < bins; first += kLodTileBins) {
       const std::int64_t count = std::min(kLodTileBins, bins - first);
-      raw.assign(static_cast<std::size_t>(count) * width, 0);
-      for (std::int64_t i = 0; i < count; ++i) cell(b, first + i, raw.data() + static_cast<std::size_t>(i) * width);
-      if (std::all_of(raw.begin(), raw.end(), [](std::uint8_t v) { return v == 0; })) continue;
-      uLongf size = compressBound(static_cast<uLong>(raw.size()));
+      const std::uint8_t* raw = cells + static_cast<std::size_t>(b * bins + first) * width;
+      const std::size_t bytes = static_cast<std::size_t>(count) * width;
+      if (std::all_of(raw, raw + bytes, [](std::uint8_t v) { return v == 0; })) continue;
+      uLongf size = compressBound(static_cast<uLong>(bytes));
       packed.resize(size);
-      if (compress2(packed.data(), &size, raw.data(), static_cast<uLong>(raw.size()), 1) != Z_OK)
+      if (compress2(packed.data(), &size, raw, static_cast<uLong>(bytes), 1) != Z_OK)
         throw Error(db.path(), "cannot compress a level-of-detail tile");
       put.bind(1, static_cast<std::int64_t>(p));
       put.bind(2, static_cast<std::int64_t>(t));

@@ -20,10 +20,11 @@ constexpr std::int64_t kLodTileBins = 1024;  // bins per stored blob
 // Creates `table` (dropping an older one).
 void create_tile_table(Database& db, const std::string& table);
 
-// Writes level (p, t): `cell(block, bin, out)` fills the `cell_bytes` bytes of a cell.
+// Writes level (p, t) from a grid of `blocks` × `bins` cells of `cell_bytes`
+// bytes each, row-major (a block's bins contiguous, as in a tile): each tile
+// is compressed straight from the grid.
 void write_tiles(Database& db, const std::string& table, int p, int t, std::int64_t blocks,
-                 std::int64_t bins, int cell_bytes,
-                 const std::function<void(std::int64_t, std::int64_t, std::uint8_t*)>& cell);
+                 std::int64_t bins, int cell_bytes, const std::uint8_t* cells);
 
 // The cells of one level in a window, dense and row-major: row r holds block
 // b0 + r, column c bin i0 + c, `cell_bytes` bytes each; a cell is all zero
