@@ -154,7 +154,7 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
   // message_steps: each traced source -> sink pair.
   std::int64_t max_span = 0;
   {
-    std::vector<MessageStepRecord> lines;
+    std::vector<MessageLine> lines;
     for (std::size_t e = 0; e < n; ++e) {
       if (t.event_kind[e] != charm::DepKind::Sink || t.event_partner[e] == charm::kNone) continue;
       const auto src = static_cast<std::size_t>(t.event_partner[e]);

@@ -49,7 +49,7 @@ void insert_block(Statement& insert, std::span<const MessageStepRecord> block, s
 
 }  // namespace
 
-std::int64_t write_message_step_blocks(Database& db, std::vector<MessageStepRecord>& lines) {
+std::int64_t write_message_step_blocks(Database& db, std::vector<MessageLine>& lines) {
   db.exec("DROP TABLE IF EXISTS message_step_blocks");
   if (has_table(db, "message_steps")) db.exec("DROP TABLE message_steps");  // an older run's rows
   db.exec(
@@ -57,12 +57,13 @@ std::int64_t write_message_step_blocks(Database& db, std::vector<MessageStepReco
       " count INTEGER NOT NULL, src_lo INTEGER NOT NULL, src_hi INTEGER NOT NULL,"
       " dst_lo INTEGER NOT NULL, dst_hi INTEGER NOT NULL, recv_hi INTEGER NOT NULL,"
       " data BLOB NOT NULL, PRIMARY KEY(send_step, seq)) WITHOUT ROWID");
-  std::sort(lines.begin(), lines.end(), [](const MessageStepRecord& a, const MessageStepRecord& b) {
+  std::sort(lines.begin(), lines.end(), [](const MessageLine& a, const MessageLine& b) {
     if (a.send_step != b.send_step) return a.send_step < b.send_step;
     return a.src != b.src ? a.src < b.src : a.message < b.message;
   });
   Statement insert = db.prepare("INSERT INTO message_step_blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   std::vector<std::uint8_t> blob;
+  std::vector<MessageStepRecord> block;
   std::int64_t max_span = 0;
   for (std::size_t first = 0; first < lines.size();) {
     // One send step: blocks of at most kMessageStepsPerBlock lines, in order.
@@ -70,10 +71,14 @@ std::int64_t write_message_step_blocks(Database& db, std::vector<MessageStepReco
     while (end < lines.size() && lines[end].send_step == lines[first].send_step) ++end;
     std::int64_t seq = 0;
     for (std::size_t at = first; at < end; at += kMessageStepsPerBlock, ++seq) {
-      const std::size_t n = std::min(kMessageStepsPerBlock, end - at);
-      insert_block(insert, std::span<const MessageStepRecord>(lines.data() + at, n), seq, blob);
+      block.clear();
+      for (std::size_t i = at; i < std::min(end, at + kMessageStepsPerBlock); ++i) {
+        const MessageLine& m = lines[i];
+        block.push_back({m.message, m.src, m.dst, m.send_step, m.recv_step});
+        max_span = std::max<std::int64_t>(max_span, std::int64_t{m.recv_step} - m.send_step);
+      }
+      insert_block(insert, block, seq, blob);
     }
-    for (std::size_t i = first; i < end; ++i) max_span = std::max(max_span, lines[i].recv_step - lines[i].send_step);
     first = end;
   }
   return max_span;

@@ -20,10 +20,18 @@ namespace weft::db {
 // At most this many lines per block (all of one send step).
 constexpr std::size_t kMessageStepsPerBlock = 1024;
 
+// A line as the analyses produce it: 24 bytes (rows and steps fit 32 bits),
+// since all of a run's lines are held at once while they are sorted.
+struct MessageLine {
+  std::int64_t message;
+  std::int32_t src, dst;
+  std::int32_t send_step, recv_step;
+};
+
 // (Re)creates message_step_blocks inside the caller's transaction and fills
 // it with `lines` (reordered in place: by send step, sender, message).
 // Returns the largest recv_step - send_step (meta analysis_max_message_steps).
-std::int64_t write_message_step_blocks(Database& db, std::vector<MessageStepRecord>& lines);
+std::int64_t write_message_step_blocks(Database& db, std::vector<MessageLine>& lines);
 
 bool has_message_steps(Database& db);
 

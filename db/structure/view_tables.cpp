@@ -35,7 +35,7 @@ ViewTableFacts write_view_tables(Database& db, const LoadedCommTrace& loaded,
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
   ViewTableFacts facts;
   const structure::CommTrace& in = loaded.trace;
-  std::vector<MessageStepRecord> lines;
+  std::vector<MessageLine> lines;
   lines.reserve(static_cast<std::size_t>(in.message_count()));
   for (std::int32_t m = 0; m < in.message_count(); ++m) {
     auto um = static_cast<std::size_t>(m);
