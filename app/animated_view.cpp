@@ -16,6 +16,7 @@
 #include "particle_renderer.h"
 #include "structure/logical_window.h"
 #include "summary/activity_lod.h"
+#include "timeline_raster.h"
 #include "timeline_renderer.h"
 
 namespace weft::app {
@@ -85,8 +86,10 @@ class AnimatedPhysical final : public AnimatedView {
     if (!data_) {
       const render::ViewTransform view = panel_.layout(area, fb_w, fb_h, physical_legend_width(info_));
       data_ = std::make_unique<LoadedWindow>();
-      PhysicalRequest request{window_for_viewport(panel_.viewport(), 0.0, info_.processes.size()),
-                              view.px_per_ns(), view.px_per_row(), filter_};
+      const db::Window window = window_for_viewport(panel_.viewport(), 0.0, info_.processes.size());
+      const auto [x_phase, y_phase] = pixel_phase(view, static_cast<double>(window.t0), static_cast<double>(window.p0));
+      PhysicalRequest request{window, view.px_per_ns(), view.px_per_row(), filter_,
+                              render::raster_dense_windows_for_context(), x_phase, y_phase};
       load_window(query_, lod_ ? &*lod_ : nullptr, info_, request, *data_);
       renderer_.upload(data_->geometry);
     }
@@ -139,10 +142,13 @@ class AnimatedLogical final : public AnimatedView {
     if (!data_) {
       const render::ViewTransform view = panel_.layout(area, fb_w, fb_h, logical_legend_width(info_, color_));
       data_ = std::make_unique<LoadedLogicalWindow>();
-      load_logical_window(steps_, lod_ ? &*lod_ : nullptr, info_, facts_, color_, *filter_,
-                          step_window_for_viewport(panel_.viewport(), 0.0, info_.processes.size(),
-                                                   facts_.global_steps),
-                          {view.px_per_ns(), view.px_per_row()}, *data_);
+      const db::StepWindow window =
+          step_window_for_viewport(panel_.viewport(), 0.0, info_.processes.size(), facts_.global_steps);
+      const auto [x_phase, y_phase] = pixel_phase(view, static_cast<double>(window.s0), static_cast<double>(window.p0));
+      load_logical_window(steps_, lod_ ? &*lod_ : nullptr, info_, facts_, color_, *filter_, window,
+                          {view.px_per_ns(), view.px_per_row(), render::raster_dense_windows_for_context(), x_phase,
+                           y_phase},
+                          *data_);
       renderer_.upload(data_->geometry);
     }
     DrawnView drawn =

@@ -35,6 +35,7 @@
 #include "store/window_query.h"
 #include "structure/logical_window.h"
 #include "structure/time_metrics.h"
+#include "timeline_raster.h"
 #include "summary/start_histogram.h"
 #include "timeline_renderer.h"
 
@@ -123,8 +124,10 @@ void render_physical(const RenderOptions& options, db::WindowQuery& query, const
   // The plot's size is known once laid out; layout needs an ImGui frame.
   frame.begin();
   const render::ViewTransform view = panel.layout(frame.area(), size.width, size.height, physical_legend_width(info));
-  PhysicalRequest request{window_for_viewport(panel.viewport(), 0.0, info.processes.size()),
-                          view.px_per_ns(), view.px_per_row(), make_view_filter(info, "", {}, "")};
+  const db::Window window = window_for_viewport(panel.viewport(), 0.0, info.processes.size());
+  const auto [x_phase, y_phase] = pixel_phase(view, static_cast<double>(window.t0), static_cast<double>(window.p0));
+  PhysicalRequest request{window, view.px_per_ns(), view.px_per_row(), make_view_filter(info, "", {}, ""),
+                          render::raster_dense_windows_for_context(), x_phase, y_phase};
   load_window(query, lod ? &*lod : nullptr, info, request, *data);
   renderer.upload(data->geometry);
   DrawnView drawn =
@@ -191,10 +194,12 @@ void render_logical(const RenderOptions& options, db::WindowQuery& query, const 
   frame.begin();
   const render::ViewTransform view =
       panel.layout(frame.area(), size.width, size.height, logical_legend_width(info, color));
-  load_logical_window(steps, lod ? &*lod : nullptr, info, facts, color, *filter,
-                      step_window_for_viewport(panel.viewport(), 0.0, info.processes.size(),
-                                               facts.global_steps),
-                      {view.px_per_ns(), view.px_per_row()}, *data);
+  const db::StepWindow window = step_window_for_viewport(panel.viewport(), 0.0, info.processes.size(), facts.global_steps);
+  const auto [x_phase, y_phase] = pixel_phase(view, static_cast<double>(window.s0), static_cast<double>(window.p0));
+  load_logical_window(steps, lod ? &*lod : nullptr, info, facts, color, *filter, window,
+                      {view.px_per_ns(), view.px_per_row(), render::raster_dense_windows_for_context(), x_phase,
+                       y_phase},
+                      *data);
   renderer.upload(data->geometry);
   DrawnView drawn = draw_logical_timeline(panel, renderer, info, facts, color, data.get(), frame.area(),
                                           size.width, size.height, false);

@@ -226,6 +226,7 @@ void load_logical_window(db::LogicalWindowQuery& query, db::StepLod* lod, const 
     out.picks = {};
     return;
   }
+  const std::pair<double, double> rows{window.p0, window.p1 + 1.0};  // as rows of `filter`
   if (!filter.process_of_row.empty()) {
     auto row = [&](ProcessIndex r) {
       return filter.process_of_row[static_cast<std::size_t>(
@@ -275,6 +276,9 @@ void load_logical_window(db::LogicalWindowQuery& query, db::StepLod* lod, const 
   }
   render::build_pick_index(g, static_cast<std::int32_t>(filter.rows()), out.picks);
   find_receive_lateness(out);
+  paint_dense_window(g, zoom.raster_dense,
+                     {zoom.px_per_step, zoom.px_per_row, static_cast<double>(window.s0),
+                      static_cast<double>(window.s1 + 1), rows.first, rows.second, zoom.x_phase, zoom.y_phase});
 }
 
 }  // namespace weft::app

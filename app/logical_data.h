@@ -45,6 +45,8 @@ constexpr double kLogicalDetailLimit = 150'000;
 struct StepZoom {
   double px_per_step = 0;
   double px_per_row = 0;
+  bool raster_dense = false;  // paint dense windows into an image (render/timeline_raster.h)
+  double x_phase = 0, y_phase = 0;  // where the window's corner falls in a screen pixel (pixel_phase)
 };
 
 struct LoadedLogicalWindow {

@@ -13,6 +13,7 @@
 #include "app/frame_stats.h"
 #include "app/class_colors.h"
 #include "app/view_filter.h"
+#include "timeline_renderer.h"
 
 namespace weft::app {
 
@@ -188,6 +189,22 @@ void load_window(db::WindowQuery& query, db::ActivityLod* lod, const TraceInfo& 
                                   kUnknownRegionColor, window.t0, geometry_filter, out.geometry);
   render::build_pick_index(out.geometry, static_cast<std::int32_t>(filter.rows()), out.picks);
   rank_regions_by_time(out.events, window, info.regions.size(), out);
+  paint_dense_window(out.geometry, request.raster_dense,
+                     {request.px_per_ns, request.px_per_row, 0.0, static_cast<double>(window.t1 - window.t0),
+                      static_cast<double>(request.window.p0), request.window.p1 + 1.0, request.x_phase,
+                      request.y_phase});
+}
+
+std::pair<double, double> pixel_phase(const render::ViewTransform& view, double x0, double row0) {
+  const double x = view.x_of(x0), y = view.y_of(row0);
+  return {x - std::floor(x), y - std::floor(y)};
+}
+
+bool paint_dense_window(render::TimelineGeometry& geometry, bool raster_dense, const render::RasterExtent& extent) {
+  if (!raster_dense || geometry.box_count() < kRasterMinBoxes) return false;
+  if (!render::rasterize_boxes(geometry, extent)) return false;
+  render::rasterize_lines(geometry, extent, render::TimelineStyle{}.message_half_width);
+  return true;
 }
 
 }  // namespace weft::app

@@ -11,7 +11,9 @@
 #include "store/window_query.h"
 #include "summary/activity_lod.h"
 #include "timeline_geometry.h"
+#include "timeline_raster.h"
 #include "timeline_picking.h"
+#include "view_transform.h"
 
 namespace weft::app {
 
@@ -60,13 +62,25 @@ struct PhysicalRequest {
   double px_per_ns = 0;
   double px_per_row = 0;
   std::shared_ptr<const ViewFilter> filter;
+  bool raster_dense = false;  // paint dense windows into an image (render/timeline_raster.h)
+  double x_phase = 0, y_phase = 0;  // where the window's corner falls in a screen pixel (pixel_phase)
 };
+
+// Where (x0, row0) falls inside a screen pixel in `view`, each 0..1: a window
+// painted at that phase has its cells on the screen's pixels.
+std::pair<double, double> pixel_phase(const render::ViewTransform& view, double x0, double row0);
 
 // A window estimated to hold more events than this is drawn from the level of
 // detail: one box per cell of about a pixel instead of one per event.
 constexpr double kDetailEventLimit = 200'000;
 // Level-of-detail cells are at most this many pixels on a side.
 constexpr double kLodCellPx = 2.5;
+// A window drawn from its events is painted into one image instead of a box
+// each (on software renderers: render/timeline_raster.h) once it has this
+// many boxes: llvmpipe draws about a million instances a second.
+constexpr std::size_t kRasterMinBoxes = 10'000;
+bool paint_dense_window(render::TimelineGeometry& geometry, bool raster_dense, const render::RasterExtent& extent);
+
 // Windows are loaded this many visible spans beyond each edge, so that panning
 // shows data at once; the window is (1 + 2 pad)^2 times the visible area.
 constexpr double kPrefetchPad = 0.5;

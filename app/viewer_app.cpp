@@ -43,6 +43,7 @@
 #include "structure/logical_window.h"
 #include "structure/time_metrics.h"
 #include "summary/start_histogram.h"
+#include "timeline_raster.h"
 #include "timeline_renderer.h"
 
 namespace weft::app {
@@ -78,7 +79,8 @@ bool window_serves(const db::Window& loaded, const TimelineViewport& viewport, T
 }
 
 // Whether the zoom of a request still matches `view`: level-of-detail cells
-// are chosen for a zoom, so zooming by more than 2x asks for other cells.
+// and painted dense windows are made for a zoom, so zooming by more than 2x
+// asks for new ones.
 bool zoom_serves(double px_per_x, double px_per_row, const render::ViewTransform& view) {
   auto close = [](double a, double b) { return a > 0 && b > 0 && a <= 2 * b && b <= 2 * a; };
   return close(px_per_x, view.px_per_ns()) && close(px_per_row, view.px_per_row());
@@ -204,8 +206,8 @@ void log_frame(std::size_t frame, double ms, const render::TimelineGeometry* phy
                const render::TimelineGeometry* logical, bool logical_lod) {
   auto view = [](const render::TimelineGeometry* g, bool lod) {
     char text[96];
-    std::snprintf(text, sizeof text, "%s %zu boxes %zu lines", lod ? "cells" : "events", g ? g->box_count() : 0,
-                  g ? g->line_count() : 0);
+    std::snprintf(text, sizeof text, "%s %zu boxes %zu lines", lod ? "cells" : g && g->boxes_in_image ? "image of" : "events",
+                  g ? g->box_count() : 0, g ? g->line_count() : 0);
     return std::string(text);
   };
   std::fprintf(stderr, "frame %zu %.1f ms  physical: %s  logical: %s\n", frame, ms, view(physical, physical_lod).c_str(),
@@ -261,6 +263,8 @@ void run_viewer(const ViewerOptions& options) {
   // Measured runs draw as fast as they can; interactive ones follow vsync.
   glfwSwapInterval(options.frames > 0 ? 0 : 1);
   const float ui_scale = window_ui_scale(window.get(), options.ui_scale);
+  // Software renderers get dense windows as one image (render/timeline_raster.h).
+  const bool raster_dense = render::raster_dense_windows_for_context();
   ImGuiSession imgui(16.0f, ui_scale);
   ImGuiGlfwBackend glfw_backend(window.get());
 
@@ -513,22 +517,30 @@ void run_viewer(const ViewerOptions& options) {
         (!physical.requested ||
          physical.requested->filter != filter ||
          !window_serves(physical.requested->window, physical_panel.viewport(), info.meta.trace_end_ns, filter->rows()) ||
-         (physical.current && physical.current->from_lod &&
-          !zoom_serves(physical.requested->px_per_ns, physical.requested->px_per_row, physical_view))))
-      physical.ask({window_for_viewport(physical_panel.viewport(), kPrefetchPad, filter->rows()),
-                    physical_view.px_per_ns(), physical_view.px_per_row(), filter});
+         (physical.current && (physical.current->from_lod || physical.current->geometry.boxes_in_image) &&
+          !zoom_serves(physical.requested->px_per_ns, physical.requested->px_per_row, physical_view)))) {
+      const db::Window w = window_for_viewport(physical_panel.viewport(), kPrefetchPad, filter->rows());
+      const auto [x_phase, y_phase] =
+          pixel_phase(physical_view, static_cast<double>(w.t0), static_cast<double>(w.p0));
+      physical.ask({w, physical_view.px_per_ns(), physical_view.px_per_row(), filter, raster_dense, x_phase, y_phase});
+    }
     if (has_structure && logical_view_transform.plot.width > 1 &&
         (!logical.requested || logical.requested->color != toolbar_state.color ||
          logical.requested->filter != logical_filter ||
          !step_window_serves(logical.requested->window, logical_panel.viewport(), facts.global_steps,
                              logical_filter->rows()) ||
-         (logical.current && logical.current->from_lod &&
+         (logical.current && (logical.current->from_lod || logical.current->geometry.boxes_in_image) &&
           !zoom_serves(logical.requested->zoom.px_per_step, logical.requested->zoom.px_per_row,
-                       logical_view_transform))))
-      logical.ask({step_window_for_viewport(logical_panel.viewport(), kPrefetchPad, logical_filter->rows(),
-                                            facts.global_steps),
-                   {logical_view_transform.px_per_ns(), logical_view_transform.px_per_row()},
+                       logical_view_transform)))) {
+      const db::StepWindow w = step_window_for_viewport(logical_panel.viewport(), kPrefetchPad,
+                                                         logical_filter->rows(), facts.global_steps);
+      const auto [x_phase, y_phase] =
+          pixel_phase(logical_view_transform, static_cast<double>(w.s0), static_cast<double>(w.p0));
+      logical.ask({w,
+                   {logical_view_transform.px_per_ns(), logical_view_transform.px_per_row(), raster_dense, x_phase,
+                    y_phase},
                    toolbar_state.color, logical_filter});
+    }
 
     const bool loaded = physical.current && (!has_structure || logical.current);
     const bool counting = options.frames > 0 && loaded;

@@ -8,6 +8,7 @@ namespace weft::render {
 
 void TimelineGeometry::clear() {
   image.clear();
+  boxes_in_image = false;
   box_span.clear();
   box_row.clear();
   box_color.clear();

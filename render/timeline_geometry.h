@@ -32,18 +32,28 @@ struct CellImage {
   int height = 0;
   BigVector<std::uint8_t> cells;  // row-major, width × height (huge pages: MBs, refilled per load)
   std::array<Rgba8, 256> palette{};  // palette[0] is never drawn
+  // Message lines painted over the cells (timeline_raster.h), or empty: per
+  // cell, how much line covers it (the sum of the lines' anti-aliased
+  // coverage, 256 a whole line), drawn in the lines' color.
+  BigVector<std::uint16_t> line_cover;
   double x0 = 0, dx = 1;
   double row0 = 0, drow = 1;
   bool empty() const { return width == 0 || height == 0; }
   void clear() {
     width = height = 0;
     cells.clear();
+    line_cover.clear();
   }
 };
 
 struct TimelineGeometry {
   TimeNs origin_ns = 0;
   CellImage image;  // drawn under the boxes
+  // The boxes are painted into `image` (timeline_raster.h): they are kept
+  // for picking, but not drawn; and so are the lines when image.line_cover
+  // is filled.
+  bool boxes_in_image = false;
+  bool lines_in_image() const { return boxes_in_image && !image.line_cover.empty(); }
   // Boxes, drawn in this order: shallower first so nested calls lie on top.
   std::vector<float> box_span;         // 2 per box: start, end
   std::vector<float> box_row;          // 2 per box: row, depth

@@ -61,9 +61,11 @@ TimelineRenderer::TimelineRenderer()
     : band_program_(std::make_unique<ShaderProgram>("row_bands.vert", "row_bands.frag")),
       box_program_(std::make_unique<ShaderProgram>("timeline_box.vert", "timeline_box.frag")),
       line_program_(std::make_unique<ShaderProgram>("message_line.vert", "message_line.frag")),
-      image_program_(std::make_unique<ShaderProgram>("cell_image.vert", "cell_image.frag")) {
+      image_program_(std::make_unique<ShaderProgram>("cell_image.vert", "cell_image.frag")),
+      cover_program_(std::make_unique<ShaderProgram>("cell_image.vert", "line_cover.frag")) {
   image_texture_ = make_texel_texture();  // a level-of-detail cell is a flat block
   palette_texture_ = make_texel_texture();
+  cover_texture_ = make_texel_texture();
   glGenVertexArrays(1, &empty_vao_);
   glGenVertexArrays(1, &box_vao_);
   glGenVertexArrays(1, &line_vao_);
@@ -82,6 +84,7 @@ TimelineRenderer::TimelineRenderer()
 TimelineRenderer::~TimelineRenderer() {
   glDeleteTextures(1, &image_texture_);
   glDeleteTextures(1, &palette_texture_);
+  glDeleteTextures(1, &cover_texture_);
   glDeleteBuffers(4, box_buffers_);
   glDeleteBuffers(2, line_buffers_);
   glDeleteVertexArrays(1, &empty_vao_);
@@ -90,12 +93,18 @@ TimelineRenderer::~TimelineRenderer() {
 }
 
 void TimelineRenderer::upload(const TimelineGeometry& geometry) {
-  upload_array(box_buffers_[0], geometry.box_span);
-  upload_array(box_buffers_[1], geometry.box_row);
-  upload_array(box_buffers_[2], geometry.box_color);
-  upload_array(box_buffers_[3], geometry.box_height);
-  upload_array(line_buffers_[0], geometry.line_time);
-  upload_array(line_buffers_[1], geometry.line_row);
+  // Boxes painted into the image are not drawn again (timeline_raster.h).
+  if (!geometry.boxes_in_image) {
+    upload_array(box_buffers_[0], geometry.box_span);
+    upload_array(box_buffers_[1], geometry.box_row);
+    upload_array(box_buffers_[2], geometry.box_color);
+    upload_array(box_buffers_[3], geometry.box_height);
+  }
+  lines_in_image_ = geometry.lines_in_image();
+  if (!lines_in_image_) {
+    upload_array(line_buffers_[0], geometry.line_time);
+    upload_array(line_buffers_[1], geometry.line_row);
+  }
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   image_.width = geometry.image.width;
   image_.height = geometry.image.height;
@@ -112,9 +121,16 @@ void TimelineRenderer::upload(const TimelineGeometry& geometry) {
     glBindTexture(GL_TEXTURE_2D, palette_texture_);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE,
                  geometry.image.palette.data());
+    if (lines_in_image_) {
+      glBindTexture(GL_TEXTURE_2D, cover_texture_);
+      glPixelStorei(GL_UNPACK_ALIGNMENT, 2);
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_R16, geometry.image.width, geometry.image.height, 0, GL_RED,
+                   GL_UNSIGNED_SHORT, geometry.image.line_cover.data());
+      glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    }
     glBindTexture(GL_TEXTURE_2D, 0);
   }
-  box_count_ = static_cast<GLsizei>(geometry.box_count());
+  box_count_ = geometry.boxes_in_image ? 0 : static_cast<GLsizei>(geometry.box_count());
   line_count_ = static_cast<GLsizei>(geometry.line_count());
   origin_ns_ = geometry.origin_ns;
 }
@@ -180,14 +196,19 @@ void TimelineRenderer::draw_boxes(const ViewTransform& view, const TimelineStyle
   glEnable(GL_BLEND);
 }
 
-void TimelineRenderer::draw_image(const ViewTransform& view) {
-  if (image_.empty()) return;
+void TimelineRenderer::draw_image_quad(const ViewTransform& view, const ShaderProgram& program) {
   ShaderMaps maps = shader_maps(view, origin_ns_);
-  image_program_->use();
-  set_common_uniforms(*image_program_, view, maps);
-  glUniform4f(image_program_->uniform("u_extent"), static_cast<float>(image_.x0),
+  set_common_uniforms(program, view, maps);
+  glUniform4f(program.uniform("u_extent"), static_cast<float>(image_.x0),
               static_cast<float>(image_.x0 + image_.dx * image_.width), static_cast<float>(image_.row0),
               static_cast<float>(image_.row0 + image_.drow * image_.height));
+  glBindVertexArray(empty_vao_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+void TimelineRenderer::draw_image(const ViewTransform& view) {
+  if (image_.empty()) return;
+  image_program_->use();
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, palette_texture_);
   glUniform1i(image_program_->uniform("u_palette"), 1);
@@ -195,8 +216,7 @@ void TimelineRenderer::draw_image(const ViewTransform& view) {
   glBindTexture(GL_TEXTURE_2D, image_texture_);
   glUniform1i(image_program_->uniform("u_cells"), 0);
   glDisable(GL_BLEND);  // cells are opaque; empty ones are discarded
-  glBindVertexArray(empty_vao_);
-  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  draw_image_quad(view, *image_program_);
   glEnable(GL_BLEND);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, 0);
@@ -206,15 +226,26 @@ void TimelineRenderer::draw_image(const ViewTransform& view) {
 
 void TimelineRenderer::draw_lines(const ViewTransform& view, const TimelineStyle& style) {
   if (line_count_ == 0) return;
-  ShaderMaps maps = shader_maps(view, origin_ns_);
-  line_program_->use();
-  set_common_uniforms(*line_program_, view, maps);
-  glUniform1f(line_program_->uniform("u_half_width"), style.message_half_width);
   // Thousands of lines over a zoomed-out view pile up into a solid sheet that
   // hides the boxes below; fade them as they outnumber the pixel columns.
   double density = view.plot.width / (2.0 * static_cast<double>(line_count_));
   auto alpha = static_cast<double>(style.message >> 24) * std::clamp(density, 0.2, 1.0);
   Rgba8 color = (style.message & 0x00ffffffu) | static_cast<Rgba8>(alpha + 0.5) << 24;
+  if (lines_in_image_) {
+    if (image_.empty()) return;
+    cover_program_->use();
+    set_color_uniform(cover_program_->uniform("u_color"), color);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, cover_texture_);
+    glUniform1i(cover_program_->uniform("u_cover"), 0);
+    draw_image_quad(view, *cover_program_);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    return;
+  }
+  ShaderMaps maps = shader_maps(view, origin_ns_);
+  line_program_->use();
+  set_common_uniforms(*line_program_, view, maps);
+  glUniform1f(line_program_->uniform("u_half_width"), style.message_half_width);
   set_color_uniform(line_program_->uniform("u_color"), color);
   glBindVertexArray(line_vao_);
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, line_count_);

@@ -49,13 +49,18 @@ class TimelineRenderer {
   void draw_boxes(const ViewTransform& view, const TimelineStyle& style);
   void draw_lines(const ViewTransform& view, const TimelineStyle& style);
   void draw_image(const ViewTransform& view);
+  // The quad of the uploaded image with `program` (cell_image.vert) in use.
+  void draw_image_quad(const ViewTransform& view, const ShaderProgram& program);
 
   std::unique_ptr<ShaderProgram> band_program_;
   std::unique_ptr<ShaderProgram> box_program_;
   std::unique_ptr<ShaderProgram> line_program_;
   std::unique_ptr<ShaderProgram> image_program_;
+  std::unique_ptr<ShaderProgram> cover_program_;
   GLuint image_texture_ = 0;    // R8: the cells' palette indices
   GLuint palette_texture_ = 0;  // 256 x 1 RGBA8
+  GLuint cover_texture_ = 0;    // R16: message lines painted over the cells (or none)
+  bool lines_in_image_ = false;
   CellImage image_;  // extent of the uploaded texture (cells not kept)
   GLuint empty_vao_ = 0;  // core profile needs a bound VAO even with no attributes
   GLuint box_vao_ = 0;
