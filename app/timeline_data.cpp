@@ -158,14 +158,24 @@ void build_lod_geometry(const db::LodLayout& layout, LoadedWindow& out) {
 
 }  // namespace
 
+bool draws_level_of_detail(const TraceInfo& info, const ViewFilter& filter, const db::Window& window) {
+  // Cells aggregate every process of a block: only an unfiltered view can use them.
+  return filter.all_processes && estimated_events(info, window) > kDetailEventLimit;
+}
+
+db::Window physical_window_for(const TimelineViewport& viewport, const TraceInfo& info, const ViewFilter& filter,
+                               bool has_lod) {
+  const db::Window window = window_for_viewport(viewport, kPrefetchPad, filter.rows());
+  if (!has_lod || !draws_level_of_detail(info, filter, window)) return window;
+  return window_for_viewport(viewport, kLodPrefetchPad, filter.rows());
+}
+
 void load_window(db::WindowQuery& query, db::ActivityLod* lod, const TraceInfo& info,
                  const PhysicalRequest& request, LoadedWindow& out) {
   const ViewFilter& filter = *request.filter;
   const db::Window window = process_window(filter, request.window);
   out.window = window;
-  // Cells aggregate every process of a block: only an unfiltered view can use them.
-  out.from_lod = lod && filter.all_processes &&
-                 estimated_events(info, request.window) > kDetailEventLimit;
+  out.from_lod = lod && draws_level_of_detail(info, filter, request.window);
   if (out.from_lod) {
     auto [p, t] = lod->choose_levels(request.px_per_ns, request.px_per_row, kLodCellPx);
     const QueryClock clock;

@@ -84,6 +84,18 @@ bool paint_dense_window(render::TimelineGeometry& geometry, bool raster_dense, c
 // Windows are loaded this many visible spans beyond each edge, so that panning
 // shows data at once; the window is (1 + 2 pad)^2 times the visible area.
 constexpr double kPrefetchPad = 0.5;
+// Level-of-detail windows cost what their area costs and re-read in a few
+// ms: they are loaded a quarter span beyond each edge (2.25x the visible
+// area instead of 4x).
+constexpr double kLodPrefetchPad = 0.25;
+
+// Whether a window of processes (rows of `filter`) is drawn from the level of
+// detail rather than its events, when the run has one.
+bool draws_level_of_detail(const TraceInfo& info, const ViewFilter& filter, const db::Window& window);
+// The physical window to load for `viewport`: kPrefetchPad beyond each edge,
+// kLodPrefetchPad when it would be drawn from the level of detail.
+db::Window physical_window_for(const TimelineViewport& viewport, const TraceInfo& info, const ViewFilter& filter,
+                               bool has_lod);
 
 struct LoadedWindow {
   db::Window window;

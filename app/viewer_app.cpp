@@ -51,7 +51,8 @@ namespace weft::app {
 namespace {
 
 // A loaded window is replaced once it spans more than this many times the
-// visible part along an axis (a fresh one spans 1 + 2 · kPrefetchPad = 2x):
+// visible part along an axis (a fresh one spans 1 + 2 · kPrefetchPad = 2x, a
+// level-of-detail one 1.5x):
 // every frame draws the whole window, so a window kept from a zoomed-out
 // view would make each frame of a zoomed-in one pay for what it no longer
 // shows (on llvmpipe, 115,000 logical boxes at 100 ms a frame where 4,000
@@ -519,7 +520,7 @@ void run_viewer(const ViewerOptions& options) {
          !window_serves(physical.requested->window, physical_panel.viewport(), info.meta.trace_end_ns, filter->rows()) ||
          (physical.current && (physical.current->from_lod || physical.current->geometry.boxes_in_image) &&
           !zoom_serves(physical.requested->px_per_ns, physical.requested->px_per_row, physical_view)))) {
-      const db::Window w = window_for_viewport(physical_panel.viewport(), kPrefetchPad, filter->rows());
+      const db::Window w = physical_window_for(physical_panel.viewport(), info, *filter, lod.has_value());
       const auto [x_phase, y_phase] =
           pixel_phase(physical_view, static_cast<double>(w.t0), static_cast<double>(w.p0));
       physical.ask({w, physical_view.px_per_ns(), physical_view.px_per_row(), filter, raster_dense, x_phase, y_phase});
