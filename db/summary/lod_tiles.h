@@ -5,7 +5,6 @@
 // cells are all zero have no row. Tables have the columns
 // (plevel, tlevel, block, tile, data) with that primary key.
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
