@@ -20,6 +20,10 @@ GlfwWindow::GlfwWindow(int width, int height, const std::string& title, bool ful
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   // No multisampling: on llvmpipe it costs 2x frame time; lines smooth their own edges.
   glfwWindowHint(GLFW_SAMPLES, 0);
+  // On a HiDPI X11 or Windows screen the requested size grows with the
+  // content scale, so the UI scale (ui_scale.h) leaves the layout as large
+  // as on a 1x screen (macOS and Wayland sizes are in points already).
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
   GLFWmonitor* monitor = fullscreen ? glfwGetPrimaryMonitor() : nullptr;
   if (monitor) {
     const GLFWvidmode* mode = glfwGetVideoMode(monitor);
