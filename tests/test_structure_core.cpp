@@ -10,42 +10,12 @@
 #include "structure/analysis.h"
 #include "structure/message_passing_reorder.h"
 #include "structure/structure_check.h"
+#include "comm_trace_builder.h"
 
 using namespace weft;
 using namespace weft::structure;
 
 namespace {
-
-// Ops must be added per process in time order, processes in increasing order.
-class TraceBuilder {
- public:
-  explicit TraceBuilder(std::int32_t processes) { t_.process_count = processes; }
-  OpIndex op(ProcessIndex p, TimeNs start, TimeNs end, OpKind kind) {
-    t_.process.push_back(p);
-    t_.start.push_back(start);
-    t_.end.push_back(end);
-    t_.kind.push_back(kind);
-    t_.event_id.push_back(t_.op_count() - 1);
-    return t_.op_count() - 1;
-  }
-  void message(OpIndex send, OpIndex recv, OpIndex post = kNoOp, OpIndex send_done = kNoOp) {
-    t_.msg_send_op.push_back(send);
-    t_.msg_recv_op.push_back(recv);
-    t_.msg_post_op.push_back(post);
-    t_.msg_send_done_op.push_back(send_done);
-  }
-  void collective(std::initializer_list<OpIndex> members) {
-    for (OpIndex m : members) t_.coll_members.push_back(m);
-    t_.coll_first.push_back(static_cast<std::int32_t>(t_.coll_members.size()));
-  }
-  CommTrace build() {
-    index_processes(t_);
-    return t_;
-  }
-
- private:
-  CommTrace t_;
-};
 
 // A blocking ring on 3 processes: each sends right, then receives from the left.
 CommTrace ring3() {
@@ -142,10 +112,10 @@ TEST(Structure, IsendCoalescingPutsARunOfIsendsInOneStep) {
   EXPECT_EQ(r->report.partitions, 1);  // the Waitall merge joins everything
   // Coalesced: the three Isends are one op at step 1, the Waitall at step 3;
   // the receivers' Irecv at 1 and their wait right after the send, at 3.
-  for (OpIndex in : {0, 1, 2}) EXPECT_EQ(r->global_step(r->op_of_input[static_cast<std::size_t>(in)]), 1);
-  EXPECT_EQ(r->global_step(r->op_of_input[3]), 3);
-  for (OpIndex in : {4, 6, 8}) EXPECT_EQ(r->global_step(r->op_of_input[static_cast<std::size_t>(in)]), 1);
-  for (OpIndex in : {5, 7, 9}) EXPECT_EQ(r->global_step(r->op_of_input[static_cast<std::size_t>(in)]), 3);
+  for (OpIndex in : {0, 1, 2}) EXPECT_EQ(r->global_step(r->input.analyzed_op(in)), 1);
+  EXPECT_EQ(r->global_step(r->input.analyzed_op(3)), 3);
+  for (OpIndex in : {4, 6, 8}) EXPECT_EQ(r->global_step(r->input.analyzed_op(in)), 1);
+  for (OpIndex in : {5, 7, 9}) EXPECT_EQ(r->global_step(r->input.analyzed_op(in)), 3);
 }
 
 TEST(Structure, WithoutCoalescingEachIsendIsItsOwnStride) {

@@ -27,7 +27,7 @@ std::int32_t apply_merges(TaskPartitions& parts, const std::vector<std::int32_t>
 
 std::int32_t apply_union(TaskPartitions& parts, structure::UnionFind& uf) {
   std::int32_t count = 0;
-  std::vector<std::int32_t> label = uf.labels(&count);
+  std::vector<std::int32_t> label = std::move(uf).labels(&count);
   return apply_merges(parts, label, count);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/phase_timer.h"
+#include "common/release_memory.h"
 
 #include "structure/isend_coalescing.h"
 #include "structure/mandatory_partitions.h"
@@ -44,8 +45,7 @@ void count_input_facts(const CommTrace& in, AnalysisReport& report) {
 
 }  // namespace
 
-std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
-                                                   const AnalysisOptions& options) {
+std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const AnalysisOptions& options) {
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
   validate_comm_trace(input);
   auto result = std::make_unique<StructureResult>();
@@ -53,17 +53,19 @@ std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
   AnalysisReport& report = r.report;
   count_input_facts(input, report);
 
+  // What is written back is kept of the input ops (compactly) before they
+  // are coalesced in place: the analyzed trace reuses the input's memory.
+  std::vector<OpIndex> map;
   if (options.isend_coalescing) {
-    CoalescedTrace c = coalesce_isends(input);
-    r.trace = std::move(c.trace);
-    r.op_of_input = std::move(c.op_of_original);
-    report.coalesced_isends = c.coalesced_ops;
+    map = isend_coalescing_map(input);
   } else {
-    r.trace = input;
-    r.trace.event_id = {};  // as in a coalesced trace: the caller has the input's
-    r.op_of_input.resize(static_cast<std::size_t>(input.op_count()));
-    for (OpIndex op = 0; op < input.op_count(); ++op) r.op_of_input[static_cast<std::size_t>(op)] = op;
+    map.resize(static_cast<std::size_t>(input.op_count()));
+    for (OpIndex op = 0; op < input.op_count(); ++op) map[static_cast<std::size_t>(op)] = op;
   }
+  r.input = InputOps(input, map);
+  report.coalesced_isends = coalesce_isends(input, map);
+  release_memory(map);
+  r.trace = std::move(input);
   const CommTrace& t = r.trace;
   report.analyzed_ops = t.op_count();
   timer.mark("isend coalescing");
@@ -84,7 +86,16 @@ std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
   // §3.2: strides, local steps, global steps.
   r.received = index_received_messages(t);
   {
-    std::vector<std::int32_t> coll_of = collective_of_ops(t);
+    const CollectiveOfOps coll_of(t);
+    // The strides first: their sweep is the analysis' peak memory, and the runs
+    // are not needed until after it.
+    StrideResult strides;
+    if (!options.reorder) {
+      strides = assign_strides(t, r.parts, r.received, coll_of);
+      report.forced_orderings = strides.forced_orderings;
+      report.split_collectives = strides.split_collectives;
+      timer.mark("strides");
+    }
     // In a DAG each (partition, process) pair is one run of ops (partition_graph.h).
     PartitionRuns runs = collect_runs(t, r.parts);
     r.partition_processes.resize(static_cast<std::size_t>(r.parts.count));
@@ -95,10 +106,6 @@ std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
       local = assign_reordered_local_steps(t, r.parts, runs, r.received, coll_of, &report.forced_orderings);
       timer.mark("reordering");
     } else {
-      StrideResult strides = assign_strides(t, r.parts, r.received, coll_of);
-      report.forced_orderings = strides.forced_orderings;
-      report.split_collectives = strides.split_collectives;
-      timer.mark("strides");
       local = assign_local_steps(t, r.parts, runs, r.received, strides);
     }
     r.raw_step = std::move(local.raw);

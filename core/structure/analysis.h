@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "structure/comm_trace.h"
+#include "structure/input_ops.h"
 #include "structure/lateness.h"
 #include "structure/leap_merge.h"
 #include "structure/partition_graph.h"
@@ -49,8 +50,8 @@ struct AnalysisReport {
 
 struct StructureResult {
   CommTrace trace;  // the analyzed ops (Isends coalesced when asked)
-  // Per op of the input trace: the analyzed op it became.
-  std::vector<OpIndex> op_of_input;
+  // The ops of the input trace, and the analyzed op each became.
+  InputOps input;
   Partitioning parts;
   PartitionGraph graph;
   std::vector<std::int32_t> raw_step;          // per analyzed op
@@ -70,9 +71,9 @@ struct StructureResult {
 };
 
 // Runs the pipeline. The result owns its data and is not copyable (the
-// metrics point into it).
-std::unique_ptr<StructureResult> analyze_structure(const CommTrace& input,
-                                                   const AnalysisOptions& options);
+// metrics point into it). The input is consumed: once the analyzed trace is
+// made from it, only what `StructureResult::input` keeps of it stays in memory.
+std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const AnalysisOptions& options);
 
 // One line per fact, for `weft analyze` and `weft info`.
 std::vector<std::pair<std::string, std::int64_t>> report_facts(const AnalysisReport& report);

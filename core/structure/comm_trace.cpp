@@ -85,13 +85,17 @@ ReceivedMessages index_received_messages(const CommTrace& t) {
   return r;
 }
 
-std::vector<std::int32_t> collective_of_ops(const CommTrace& t) {
-  std::vector<std::int32_t> of(static_cast<std::size_t>(t.op_count()), -1);
+CollectiveOfOps::CollectiveOfOps(const CommTrace& t) : members_(static_cast<std::size_t>(t.op_count())) {
+  for (OpIndex op : t.coll_members)
+    if (op >= 0 && op < t.op_count()) members_.set(static_cast<std::size_t>(op));
+  members_.count_members();
+  collective_.assign(static_cast<std::size_t>(members_.members()), -1);
   for (std::int32_t c = 0; c < t.collective_count(); ++c)
-    for (std::int32_t k = t.coll_first[static_cast<std::size_t>(c)];
-         k < t.coll_first[static_cast<std::size_t>(c) + 1]; ++k)
-      of[static_cast<std::size_t>(t.coll_members[static_cast<std::size_t>(k)])] = c;
-  return of;
+    for (auto k = t.coll_first[static_cast<std::size_t>(c)]; k < t.coll_first[static_cast<std::size_t>(c) + 1]; ++k) {
+      const OpIndex op = t.coll_members[static_cast<std::size_t>(k)];
+      if (op >= 0 && op < t.op_count())
+        collective_[static_cast<std::size_t>(members_.rank(static_cast<std::size_t>(op)))] = c;
+    }
 }
 
 }  // namespace weft::structure

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/types.h"
+#include "structure/rank_bits.h"
 
 namespace weft::structure {
 
@@ -91,7 +92,19 @@ struct ReceivedMessages {
 };
 ReceivedMessages index_received_messages(const CommTrace& trace);
 
-// For each op, the collective it belongs to, or -1.
-std::vector<std::int32_t> collective_of_ops(const CommTrace& trace);
+// For each op, the collective it belongs to, or -1: a bit per op and an entry
+// per member, since most ops are not collective members.
+class CollectiveOfOps {
+ public:
+  CollectiveOfOps() = default;
+  explicit CollectiveOfOps(const CommTrace& trace);
+  std::int32_t operator[](std::size_t op) const {
+    return members_.test(op) ? collective_[static_cast<std::size_t>(members_.rank(op))] : -1;
+  }
+
+ private:
+  RankBits members_;
+  std::vector<std::int32_t> collective_;  // per member op, in op order
+};
 
 }  // namespace weft::structure

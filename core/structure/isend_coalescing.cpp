@@ -1,12 +1,18 @@
 #include "structure/isend_coalescing.h"
 
 #include <algorithm>
+#include "common/release_memory.h"
+
 
 namespace weft::structure {
 namespace {
 
 OpIndex remap(const std::vector<OpIndex>& map, OpIndex op) {
   return op == kNoOp ? kNoOp : map[static_cast<std::size_t>(op)];
+}
+
+void remap_all(const std::vector<OpIndex>& map, std::vector<OpIndex>& ops) {
+  for (OpIndex& op : ops) op = remap(map, op);
 }
 
 // Whether `op` continues a run of Isends begun by the op before it.
@@ -16,57 +22,56 @@ bool extends_isend_run(const CommTrace& in, OpIndex op) {
          in.process[i] == in.process[i - 1];
 }
 
+// One column at a time, so that only one extra copy exists at any moment.
+template <class T>
+void truncate(std::vector<T>& v, std::size_t n) {
+  if (v.size() <= n) return;
+  v.resize(n);
+  v.shrink_to_fit();
+}
+
 }  // namespace
 
-CoalescedTrace coalesce_isends(const CommTrace& in) {
-  CoalescedTrace out;
-  CommTrace& t = out.trace;
-  t.process_count = in.process_count;
-  // The op each input op becomes, first, so that the output arrays are
-  // allocated once at their final size.
-  auto& map = out.op_of_original;
-  map.resize(static_cast<std::size_t>(in.op_count()));
+std::vector<OpIndex> isend_coalescing_map(const CommTrace& in) {
+  std::vector<OpIndex> map(static_cast<std::size_t>(in.op_count()));
   OpIndex last = -1;
   for (OpIndex op = 0; op < in.op_count(); ++op) {
     if (!extends_isend_run(in, op)) ++last;
     map[static_cast<std::size_t>(op)] = last;
   }
-  const auto n = static_cast<std::size_t>(last + 1);
-  out.coalesced_ops = in.op_count() - (last + 1);
-  t.process.resize(n);
-  t.start.resize(n);
-  t.end.resize(n);
-  t.kind.resize(n);
-  if (!in.segment.empty()) t.segment.resize(n);
-  for (OpIndex op = 0; op < in.op_count(); ++op) {
+  return map;
+}
+
+std::int32_t coalesce_isends(CommTrace& t, const std::vector<OpIndex>& map) {
+  const std::int32_t ops = t.op_count();
+  release_memory(t.event_id);
+  // Op i moves to map[i] <= i, so walking up writes only slots already read.
+  for (OpIndex op = 0; op < ops; ++op) {
     auto i = static_cast<std::size_t>(op);
     auto o = static_cast<std::size_t>(map[i]);
-    if (extends_isend_run(in, op)) {
-      t.end[o] = std::max(t.end[o], in.end[i]);
+    if (op > 0 && map[i] == map[i - 1]) {
+      t.end[o] = std::max(t.end[o], t.end[i]);
       continue;
     }
-    t.process[o] = in.process[i];
-    t.start[o] = in.start[i];
-    t.end[o] = in.end[i];
-    t.kind[o] = in.kind[i];
-    if (!in.segment.empty()) t.segment[o] = in.segment[i];
+    t.process[o] = t.process[i];
+    t.start[o] = t.start[i];
+    t.end[o] = t.end[i];
+    t.kind[o] = t.kind[i];
+    if (!t.segment.empty()) t.segment[o] = t.segment[i];
   }
+  const auto n = static_cast<std::size_t>(ops > 0 ? map.back() + 1 : 0);
+  truncate(t.process, n);
+  truncate(t.start, n);
+  truncate(t.end, n);
+  truncate(t.kind, n);
+  truncate(t.segment, n);
   index_processes(t);
-  const std::size_t messages = in.msg_send_op.size();
-  t.msg_send_op.resize(messages);
-  t.msg_recv_op.resize(messages);
-  t.msg_post_op.resize(messages);
-  t.msg_send_done_op.resize(messages);
-  for (std::size_t m = 0; m < messages; ++m) {
-    t.msg_send_op[m] = remap(map, in.msg_send_op[m]);
-    t.msg_recv_op[m] = remap(map, in.msg_recv_op[m]);
-    t.msg_post_op[m] = remap(map, in.msg_post_op[m]);
-    t.msg_send_done_op[m] = remap(map, in.msg_send_done_op[m]);
-  }
-  t.coll_first = in.coll_first;
-  t.coll_members.resize(in.coll_members.size());
-  for (std::size_t k = 0; k < in.coll_members.size(); ++k) t.coll_members[k] = remap(map, in.coll_members[k]);
-  return out;
+  remap_all(map, t.msg_send_op);
+  remap_all(map, t.msg_recv_op);
+  remap_all(map, t.msg_post_op);
+  remap_all(map, t.msg_send_done_op);
+  remap_all(map, t.coll_members);
+  return ops - static_cast<std::int32_t>(n);
 }
 
 }  // namespace weft::structure

@@ -4,19 +4,24 @@
 // from the first one's entry to the last one's exit, carrying all their
 // messages. "Uninterrupted" here means no other communication operation lies
 // between them on the process.
+//
+// Two steps, so that the caller can keep what it needs of the input ops
+// (input_ops.h) before they are overwritten: the map from input ops to
+// coalesced ops, then the trace coalesced in place (no second copy of its
+// columns at any time).
+#include <cstdint>
 #include <vector>
 
 #include "structure/comm_trace.h"
 
 namespace weft::structure {
 
-struct CoalescedTrace {
-  CommTrace trace;  // without event_id (the input has them)
-  // For each op of the input trace, the op of `trace` it became.
-  std::vector<OpIndex> op_of_original;
-  std::int32_t coalesced_ops = 0;  // input ops folded into an earlier one
-};
+// For each op of `trace`, the op of the coalesced trace it becomes
+// (non-decreasing: a run is consecutive ops).
+std::vector<OpIndex> isend_coalescing_map(const CommTrace& trace);
 
-CoalescedTrace coalesce_isends(const CommTrace& input);
+// Coalesces `trace` in place through `map` (from isend_coalescing_map); its
+// event ids are dropped. Returns the number of ops folded into an earlier one.
+std::int32_t coalesce_isends(CommTrace& trace, const std::vector<OpIndex>& map);
 
 }  // namespace weft::structure

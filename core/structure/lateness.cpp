@@ -32,7 +32,7 @@ LatenessMetrics::LatenessMetrics(const CommTrace& t, const Partitioning& parts,
     auto& g = global_min_[static_cast<std::size_t>(offset[part] + raw[i])];
     g = std::min(g, t.end[i]);
   }
-  coll_of_ = collective_of_ops(t);
+  coll_of_ = CollectiveOfOps(t);
   coll_last_start_.assign(static_cast<std::size_t>(t.collective_count()), std::numeric_limits<TimeNs>::min());
   for (OpIndex op = 0; op < t.op_count(); ++op) {
     std::int32_t c = coll_of_[static_cast<std::size_t>(op)];

@@ -49,7 +49,7 @@ class LatenessMetrics {
   std::vector<std::int64_t> group_base_;  // per partition: index of its step 0 in local_min_
   std::vector<TimeNs> local_min_;         // per (partition, step)
   std::vector<TimeNs> global_min_;        // per global raw step
-  std::vector<std::int32_t> coll_of_;
+  CollectiveOfOps coll_of_;
   std::vector<TimeNs> coll_last_start_;  // per collective: latest member start
 };
 

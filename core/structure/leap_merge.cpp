@@ -170,7 +170,7 @@ class LeapMerger {
 
   void apply(UnionFind& sets) {
     std::int32_t count = 0;
-    std::vector<std::int32_t> label = sets.labels(&count);
+    std::vector<std::int32_t> label = std::move(sets).labels(&count);
     relabel_partitions(parts_, label, count);
   }
 

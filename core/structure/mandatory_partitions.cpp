@@ -48,7 +48,7 @@ Partitioning mandatory_partitions(const CommTrace& t) {
   merge_collectives(t, sets);
   if (!t.segment.empty()) merge_user_segments(t, sets);
   Partitioning parts;
-  parts.of_op = sets.labels(&parts.count);
+  parts.of_op = std::move(sets).labels(&parts.count);
   return parts;
 }
 

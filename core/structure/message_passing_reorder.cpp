@@ -156,7 +156,7 @@ std::vector<OpIndex> reorder_process_runs(const CommTrace& t, const PartitionRun
 }
 
 LocalSteps assign_reordered_local_steps(const CommTrace& t, const Partitioning& parts, const PartitionRuns& runs,
-                                        const ReceivedMessages& received, const std::vector<std::int32_t>& coll_of,
+                                        const ReceivedMessages& received, const CollectiveOfOps& coll_of,
                                         std::int32_t* forced) {
   const auto n = static_cast<std::size_t>(t.op_count());
   const std::vector<std::int32_t> w = message_passing_clocks(t, parts, received);

@@ -38,6 +38,6 @@ std::vector<OpIndex> reorder_process_runs(const CommTrace& trace, const Partitio
 // broken (only inconsistent input has them).
 LocalSteps assign_reordered_local_steps(const CommTrace& trace, const Partitioning& parts, const PartitionRuns& runs,
                                         const ReceivedMessages& received,
-                                        const std::vector<std::int32_t>& collective_of_op, std::int32_t* forced);
+                                        const CollectiveOfOps& collective_of_op, std::int32_t* forced);
 
 }  // namespace weft::structure

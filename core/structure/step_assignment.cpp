@@ -14,13 +14,11 @@ namespace {
 class StrideSweep {
  public:
   StrideSweep(const CommTrace& t, const Partitioning& parts, const ReceivedMessages& received,
-              const std::vector<std::int32_t>& coll_of)
+              const CollectiveOfOps& coll_of)
       : t_(t), parts_(parts), received_(received), coll_of_(coll_of) {
     const auto n = static_cast<std::size_t>(t.op_count());
-    result_.stride.assign(n, 0);
-    last_stride_.assign(n, 0);
+    last_stride_.assign(n, kNotDone);
     pending_.assign(n, 0);
-    done_.assign(n, 0);
     for (OpIndex op = 0; op < t.op_count(); ++op) {
       auto i = static_cast<std::size_t>(op);
       pending_[i] = (t.prev_on_process(op) != kNoOp ? 1 : 0);
@@ -61,6 +59,11 @@ class StrideSweep {
       ready_.pop_back();
       remaining -= take(op);
     }
+    // The strides are the last strides of the ops that define one (ops left
+    // undone, which only a broken sweep would leave, get 0).
+    for (std::size_t i = 0; i < last_stride_.size(); ++i)
+      if (!defines_stride(t_.kind[i]) || last_stride_[i] < 0) last_stride_[i] = 0;
+    result_.stride = std::move(last_stride_);
     return std::move(result_);
   }
 
@@ -101,7 +104,7 @@ class StrideSweep {
     for (auto k = t_.coll_first[static_cast<std::size_t>(c)];
          k < t_.coll_first[static_cast<std::size_t>(c) + 1]; ++k) {
       OpIndex m = t_.coll_members[static_cast<std::size_t>(k)];
-      if (!done_[static_cast<std::size_t>(m)] && !detached_(m)) f(m);
+      if (!done(m) && !detached_(m)) f(m);
     }
   }
 
@@ -111,10 +114,10 @@ class StrideSweep {
     OpIndex prev = t_.prev_on_process(op);
     auto part = parts_.of_op[static_cast<std::size_t>(op)];
     if (prev != kNoOp && parts_.of_op[static_cast<std::size_t>(prev)] == part)
-      in = last_stride_[static_cast<std::size_t>(prev)];
+      in = std::max(in, last_stride_[static_cast<std::size_t>(prev)]);  // kNotDone adds nothing
     for (std::int32_t m : received_.of(op)) {
       OpIndex s = t_.msg_send_op[static_cast<std::size_t>(m)];
-      if (s != kNoOp && done_[static_cast<std::size_t>(s)] &&
+      if (s != kNoOp && done(s) &&
           parts_.of_op[static_cast<std::size_t>(s)] == part)
         in = std::max(in, last_stride_[static_cast<std::size_t>(s)]);
     }
@@ -123,15 +126,9 @@ class StrideSweep {
 
   void finish(OpIndex op, std::int32_t in) {
     auto i = static_cast<std::size_t>(op);
-    if (defines_stride(t_.kind[i])) {
-      result_.stride[i] = in + 1;
-      last_stride_[i] = in + 1;
-    } else {
-      last_stride_[i] = in;
-    }
-    done_[i] = 1;
+    last_stride_[i] = defines_stride(t_.kind[i]) ? in + 1 : in;
     auto p = static_cast<std::size_t>(t_.process[i]);
-    while (head_[p] < t_.end_op(t_.process[i]) && done_[static_cast<std::size_t>(head_[p])]) ++head_[p];
+    while (head_[p] < t_.end_op(t_.process[i]) && done(head_[p])) ++head_[p];
     release(t_.next_on_process(op));
     for (auto k = sends_first_[i]; k < sends_first_[i + 1]; ++k)
       release(sent_to_[static_cast<std::size_t>(k)]);
@@ -150,9 +147,9 @@ class StrideSweep {
     OpIndex best = kNoOp;
     for (ProcessIndex p = 0; p < t_.process_count; ++p) {
       OpIndex h = head_[static_cast<std::size_t>(p)];
-      if (h >= t_.end_op(p) || done_[static_cast<std::size_t>(h)]) continue;
+      if (h >= t_.end_op(p) || done(h)) continue;
       OpIndex prev = t_.prev_on_process(h);
-      if (prev != kNoOp && !done_[static_cast<std::size_t>(prev)]) continue;
+      if (prev != kNoOp && !done(prev)) continue;
       if (best == kNoOp || t_.start[static_cast<std::size_t>(h)] < t_.start[static_cast<std::size_t>(best)])
         best = h;
     }
@@ -172,13 +169,17 @@ class StrideSweep {
     ready_.push_back(best);
   }
 
+  // An op is done once it has its last stride: the largest stride that
+  // happened before it or at it (kNotDone until then).
+  static constexpr std::int32_t kNotDone = -1;
+  bool done(OpIndex op) const { return last_stride_[static_cast<std::size_t>(op)] != kNotDone; }
+
   const CommTrace& t_;
   const Partitioning& parts_;
   const ReceivedMessages& received_;
-  const std::vector<std::int32_t>& coll_of_;
+  const CollectiveOfOps& coll_of_;
   StrideResult result_;
   std::vector<std::int32_t> last_stride_, pending_;
-  std::vector<char> done_;
   std::vector<std::int32_t> sends_first_;
   std::vector<OpIndex> sent_to_;
   std::vector<std::int32_t> coll_waiting_, coll_size_;
@@ -276,7 +277,7 @@ class LocalStepper {
 
 StrideResult assign_strides(const CommTrace& trace, const Partitioning& parts,
                             const ReceivedMessages& received,
-                            const std::vector<std::int32_t>& collective_of_op) {
+                            const CollectiveOfOps& collective_of_op) {
   return StrideSweep(trace, parts, received, collective_of_op).run();
 }
 

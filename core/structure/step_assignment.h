@@ -33,7 +33,7 @@ struct StrideResult {
 
 StrideResult assign_strides(const CommTrace& trace, const Partitioning& parts,
                             const ReceivedMessages& received,
-                            const std::vector<std::int32_t>& collective_of_op);
+                            const CollectiveOfOps& collective_of_op);
 
 struct LocalSteps {
   std::vector<std::int32_t> raw;              // per op: 0-based slot within its partition

@@ -1,9 +1,13 @@
 #pragma once
 // Disjoint sets over dense indices with path halving and union by size; the
 // partition merges of ravel-logical-lateness.txt §3.1 are all unions here.
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <utility>
 #include <vector>
+#include "common/release_memory.h"
+
 
 namespace weft::structure {
 
@@ -33,19 +37,23 @@ class UnionFind {
     return true;
   }
 
-  // Dense labels 0..k-1 of the sets, numbered in order of their smallest member.
-  std::vector<std::int32_t> labels(std::int32_t* count) {
-    std::vector<std::int32_t> label(parent_.size(), -1);
-    std::vector<std::int32_t> of_root(parent_.size(), -1);
+  // Dense labels 0..k-1 of the sets, numbered in order of their smallest
+  // member. Consumes the sets: the labels are written over the parents (each
+  // op's parent first made its root), so no array beyond the two held is made.
+  std::vector<std::int32_t> labels(std::int32_t* count) && {
+    for (std::size_t i = 0; i < parent_.size(); ++i) parent_[i] = find(static_cast<std::int32_t>(i));
+    std::vector<std::int32_t>& of_root = size_;
+    std::fill(of_root.begin(), of_root.end(), -1);
     std::int32_t next = 0;
     for (std::size_t i = 0; i < parent_.size(); ++i) {
-      std::int32_t r = find(static_cast<std::int32_t>(i));
-      auto& l = of_root[static_cast<std::size_t>(r)];
+      // Only parent_[i] is read from here on, so it can take i's label.
+      auto& l = of_root[static_cast<std::size_t>(parent_[i])];
       if (l < 0) l = next++;
-      label[i] = l;
+      parent_[i] = l;
     }
     *count = next;
-    return label;
+    release_memory(size_);
+    return std::move(parent_);
   }
 
  private:

@@ -154,13 +154,12 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
   // message_steps: each traced source -> sink pair.
   std::int64_t max_span = 0;
   {
-    std::vector<MessageLine> lines;
-    for (std::size_t e = 0; e < n; ++e) {
-      if (t.event_kind[e] != charm::DepKind::Sink || t.event_partner[e] == charm::kNone) continue;
+    max_span = write_message_step_blocks(db, n, [&](std::size_t e, MessageLine& line) {
+      if (t.event_kind[e] != charm::DepKind::Sink || t.event_partner[e] == charm::kNone) return false;
       const auto src = static_cast<std::size_t>(t.event_partner[e]);
-      lines.push_back({loaded.event_message[e], r.row[src], r.row[e], r.step[src], r.step[e]});
-    }
-    max_span = write_message_step_blocks(db, lines);
+      line = {loaded.event_message[e], r.row[src], r.row[e], r.step[src], r.step[e]};
+      return true;
+    });
   }
 
   // Phases: one partition each (partition = phase).

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "common/release_memory.h"
 #include "projections/projections_check.h"
 #include "store/meta.h"
 #include "store/record_scan.h"
@@ -102,8 +103,8 @@ LoadedTaskTrace load_task_trace(Database& db) {
       t.block_event_id.push_back(e.id);
     }
   });
-  chare_of = {};
-  entry_of = {};
+  release_memory(chare_of);
+  release_memory(entry_of);
 
   std::vector<Creation> creations;
   scan_messages(db, [&](std::span<const MessageRecord> batch) {
@@ -153,8 +154,8 @@ LoadedTaskTrace load_task_trace(Database& db) {
     }
     i = j;
   }
-  creations = {};
-  block_of = {};
+  release_memory(creations);
+  release_memory(block_of);
 
   // (block, time), a sink before a source at the same instant (a block's sink is its first event).
   std::vector<EventIndex> order(ev_block.size());

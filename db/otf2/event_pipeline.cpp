@@ -1,6 +1,8 @@
 #include "otf2/event_pipeline.h"
 
 #include <algorithm>
+#include "common/release_memory.h"
+
 
 namespace weft::db {
 
@@ -108,7 +110,7 @@ void EventPipeline::write_in_id_order(ProcessIndex process, std::vector<EventRec
 void EventPipeline::flush_pending(ProcessIndex process) {
   if (staged_) {
     if (!pending_.empty()) staged_rows_.emplace_back(process, std::move(pending_));
-    pending_ = {};
+    release_memory(pending_);
     return;
   }
   write_in_id_order(process, pending_);

@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/phase_timer.h"
 #include "common/region_kind.h"
+#include "common/release_memory.h"
 #include "otf2/collective_grouping.h"
 #include "otf2/message_matching.h"
 #include "otf2/otf2_definitions.h"
@@ -171,7 +172,7 @@ class MessageOutput {
     if (writer_) return;
     writer_.emplace(db_, shift);
     writer_->write_any(staged_);
-    staged_ = {};
+    release_memory(staged_);
   }
 
  private:

@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/phase_timer.h"
 #include "common/region_kind.h"
+#include "common/release_memory.h"
 #include "projections/chare_table.h"
 #include "projections/log_reader.h"
 #include "projections/sts_reader.h"
@@ -589,8 +590,8 @@ ImportSummary import_projections(const ImportOptions& options) {
     write_chare_tables(db, sts, chares);
     MessageBlockWriter message_writer(db, shift);
     MessageTotals mt = write_messages(message_writer, creations, first_creation, receipts);
-    creations = {};
-    receipts = {};
+    release_memory(creations);
+    release_memory(receipts);
     timer.mark("match and write messages");
     VirtualRankHistory history = virtual_rank_history(brackets);
     write_virtual_ranks(db, history);

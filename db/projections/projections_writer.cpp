@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "common/error.h"
+#include "common/release_memory.h"
 #include "store/atomic_output.h"
 
 namespace weft::db {
@@ -152,7 +153,7 @@ ProjectionsSynthInfo write_projections_run(const synth::CharmSynthOptions& optio
     write_gz(log_path(pe).string(), "PROJECTIONS-RECORD " + std::to_string(records.size()) + "\n", records, pe,
              gzip_level);
     info.records += records.size();
-    records = {};  // written: give the memory back before the next PE
+    release_memory(records);  // written: give the memory back before the next PE
   }
   // The .sts last: an interrupted synth leaves no .sts that promises logs.
   {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/error.h"
 #include "store/block_codec.h"
 #include "store/meta.h"
 
@@ -49,7 +50,7 @@ void insert_block(Statement& insert, std::span<const MessageStepRecord> block, s
 
 }  // namespace
 
-std::int64_t write_message_step_blocks(Database& db, std::vector<MessageLine>& lines) {
+std::int64_t write_message_step_blocks(Database& db, std::size_t candidates, const MessageLineSource& line_of) {
   db.exec("DROP TABLE IF EXISTS message_step_blocks");
   if (has_table(db, "message_steps")) db.exec("DROP TABLE message_steps");  // an older run's rows
   db.exec(
@@ -57,29 +58,45 @@ std::int64_t write_message_step_blocks(Database& db, std::vector<MessageLine>& l
       " count INTEGER NOT NULL, src_lo INTEGER NOT NULL, src_hi INTEGER NOT NULL,"
       " dst_lo INTEGER NOT NULL, dst_hi INTEGER NOT NULL, recv_hi INTEGER NOT NULL,"
       " data BLOB NOT NULL, PRIMARY KEY(send_step, seq)) WITHOUT ROWID");
-  std::sort(lines.begin(), lines.end(), [](const MessageLine& a, const MessageLine& b) {
-    if (a.send_step != b.send_step) return a.send_step < b.send_step;
-    return a.src != b.src ? a.src < b.src : a.message < b.message;
-  });
+  // Counting sort of the candidates by send step: lines per step, then each
+  // step's candidates in place.
+  MessageLine line{};
+  std::vector<std::size_t> step_first;  // CSR over send steps, once counted
+  for (std::size_t i = 0; i < candidates; ++i) {
+    if (!line_of(i, line)) continue;
+    if (line.send_step < 0) throw Error(db.path(), "message line with a negative send step");
+    const auto step = static_cast<std::size_t>(line.send_step);
+    if (step + 2 > step_first.size()) step_first.resize(step + 2, 0);
+    ++step_first[step + 1];
+  }
+  for (std::size_t s = 1; s < step_first.size(); ++s) step_first[s] += step_first[s - 1];
+  std::vector<std::uint32_t> order(step_first.empty() ? 0 : step_first.back());
+  {
+    std::vector<std::size_t> fill(step_first);
+    for (std::size_t i = 0; i < candidates; ++i)
+      if (line_of(i, line)) order[fill[static_cast<std::size_t>(line.send_step)]++] = static_cast<std::uint32_t>(i);
+  }
+
   Statement insert = db.prepare("INSERT INTO message_step_blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   std::vector<std::uint8_t> blob;
-  std::vector<MessageStepRecord> block;
+  std::vector<MessageStepRecord> step_lines;
   std::int64_t max_span = 0;
-  for (std::size_t first = 0; first < lines.size();) {
-    // One send step: blocks of at most kMessageStepsPerBlock lines, in order.
-    std::size_t end = first;
-    while (end < lines.size() && lines[end].send_step == lines[first].send_step) ++end;
-    std::int64_t seq = 0;
-    for (std::size_t at = first; at < end; at += kMessageStepsPerBlock, ++seq) {
-      block.clear();
-      for (std::size_t i = at; i < std::min(end, at + kMessageStepsPerBlock); ++i) {
-        const MessageLine& m = lines[i];
-        block.push_back({m.message, m.src, m.dst, m.send_step, m.recv_step});
-        max_span = std::max<std::int64_t>(max_span, std::int64_t{m.recv_step} - m.send_step);
-      }
-      insert_block(insert, block, seq, blob);
+  for (std::size_t s = 0; s + 1 < step_first.size(); ++s) {
+    // One send step: sorted by sender and message, in blocks of at most
+    // kMessageStepsPerBlock lines.
+    step_lines.clear();
+    for (std::size_t k = step_first[s]; k < step_first[s + 1]; ++k) {
+      line_of(order[k], line);
+      step_lines.push_back({line.message, line.src, line.dst, line.send_step, line.recv_step});
+      max_span = std::max<std::int64_t>(max_span, std::int64_t{line.recv_step} - line.send_step);
     }
-    first = end;
+    std::sort(step_lines.begin(), step_lines.end(), [](const MessageStepRecord& a, const MessageStepRecord& b) {
+      return a.src != b.src ? a.src < b.src : a.message < b.message;
+    });
+    const std::span<const MessageStepRecord> all(step_lines);
+    std::int64_t seq = 0;
+    for (std::size_t at = 0; at < all.size(); at += kMessageStepsPerBlock, ++seq)
+      insert_block(insert, all.subspan(at, std::min(kMessageStepsPerBlock, all.size() - at)), seq, blob);
   }
   return max_span;
 }

@@ -10,6 +10,7 @@
 // table of one row per message; the reader falls back to it. On newer runs
 // `message_steps` is an SQL view of the blocks (store/block_views.h).
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "store/records.h"
@@ -20,18 +21,23 @@ namespace weft::db {
 // At most this many lines per block (all of one send step).
 constexpr std::size_t kMessageStepsPerBlock = 1024;
 
-// A line as the analyses produce it: 24 bytes (rows and steps fit 32 bits),
-// since all of a run's lines are held at once while they are sorted.
+// A line as the analyses produce it (rows and steps fit 32 bits).
 struct MessageLine {
   std::int64_t message;
   std::int32_t src, dst;
   std::int32_t send_step, recv_step;
 };
 
+// Candidate i's line into `line`; false when it has none (a one-sided
+// message). Called a few times per candidate, so that the lines are never all
+// held at once: a run's messages can number in the hundreds of millions.
+using MessageLineSource = std::function<bool(std::size_t i, MessageLine& line)>;
+
 // (Re)creates message_step_blocks inside the caller's transaction and fills
-// it with `lines` (reordered in place: by send step, sender, message).
+// it with the lines of candidates 0 .. candidates-1, ordered by send step,
+// sender and message. Memory: 4 bytes per line plus one send step's lines.
 // Returns the largest recv_step - send_step (meta analysis_max_message_steps).
-std::int64_t write_message_step_blocks(Database& db, std::vector<MessageLine>& lines);
+std::int64_t write_message_step_blocks(Database& db, std::size_t candidates, const MessageLineSource& line_of);
 
 bool has_message_steps(Database& db);
 

@@ -69,14 +69,12 @@ StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps) {
 }
 
 void write_step_lod(Database& db, const LoadedCommTrace& loaded, const structure::StructureResult& r) {
-  const structure::CommTrace& in = loaded.trace;
-  write_step_lod_items(db, in.process_count, r.report.global_steps, [&](const auto& emit) {
-    for (structure::OpIndex i = 0; i < in.op_count(); ++i) {
-      auto ui = static_cast<std::size_t>(i);
-      const structure::OpIndex a = r.op_of_input[ui];
-      emit(StepLodItem{in.process[ui], r.global_step(a), r.metrics.lateness(a), r.metrics.diff_lateness(a),
-                       r.metrics.global_lateness(a), in.end[ui] - in.start[ui], loaded.region[ui]});
-    }
+  write_step_lod_items(db, r.trace.process_count, r.report.global_steps, [&](const auto& emit) {
+    r.input.for_each(r.trace, [&](const structure::InputOp& op) {
+      const structure::OpIndex a = op.analyzed;
+      emit(StepLodItem{op.process, r.global_step(a), r.metrics.lateness(a), r.metrics.diff_lateness(a),
+                       r.metrics.global_lateness(a), op.end - op.start, loaded.region[static_cast<std::size_t>(op.index)]});
+    });
   });
 }
 

@@ -96,20 +96,20 @@ void write_meta_facts(Database& db, const structure::AnalysisReport& report,
   fact("partition_function", settings.partition_function);
 }
 
-// For each op, the message (index into loaded.message_id) with the smallest
-// store id among those it sends or completes; -1: none.
-std::vector<std::int32_t> first_message_of_ops(const LoadedCommTrace& loaded) {
-  const structure::CommTrace& t = loaded.trace;
-  std::vector<std::int32_t> of(static_cast<std::size_t>(t.op_count()), -1);
+// For each input op, the message (index into loaded.message_id) with the
+// smallest store id among those it sends or completes; -1: none.
+std::vector<std::int32_t> first_message_of_ops(const LoadedCommTrace& loaded, const StructureResult& r) {
+  const structure::InputOps& input = r.input;
+  std::vector<std::int32_t> of(static_cast<std::size_t>(input.count()), -1);
   auto claim = [&](OpIndex op, std::int32_t m) {
     if (op == structure::kNoOp) return;
     auto& slot = of[static_cast<std::size_t>(op)];
     if (slot < 0 || loaded.message_id[static_cast<std::size_t>(m)] < loaded.message_id[static_cast<std::size_t>(slot)])
       slot = m;
   };
-  for (std::int32_t m = 0; m < t.message_count(); ++m) {
-    claim(t.msg_send_op[static_cast<std::size_t>(m)], m);
-    claim(t.msg_recv_op[static_cast<std::size_t>(m)], m);
+  for (std::int32_t m = 0; m < input.message_count(); ++m) {
+    claim(input.message_send_op(m), m);
+    claim(input.message_recv_op(m, r.trace), m);
   }
   return of;
 }
@@ -143,13 +143,6 @@ class ScopedCacheSize {
   Database& db_;
   std::int64_t old_;
 };
-
-void release_messages(structure::CommTrace& t) {
-  t.msg_send_op = {};
-  t.msg_recv_op = {};
-  t.msg_post_op = {};
-  t.msg_send_done_op = {};
-}
 
 }  // namespace
 
@@ -196,61 +189,58 @@ structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& sett
   timer.mark("load");
   structure::AnalysisOptions options = settings.options;
   if (!settings.partition_function.empty()) options.leap_merge = false;
-  std::unique_ptr<StructureResult> result = structure::analyze_structure(loaded.trace, options);
+  std::unique_ptr<StructureResult> result = structure::analyze_structure(std::move(loaded.trace), options);
   timer.mark("analysis (all passes)");
   write_structure(db, loaded, *result, settings);
   timer.mark("write");
   return result->report;
 }
 
-void write_structure(Database& db, LoadedCommTrace& loaded, const StructureResult& r,
+void write_structure(Database& db, const LoadedCommTrace& loaded, const StructureResult& r,
                      const AnalysisSettings& settings) {
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
-  const structure::CommTrace& in = loaded.trace;
   Transaction tx(db, "BEGIN IMMEDIATE");
   create_structure_tables(db);
   timer.mark("  drop and create tables");
 
   const std::int64_t step_slots = r.report.global_steps;
-  const int step_shift = choose_step_shift(in.op_count(), in.process_count, step_slots);
+  const int step_shift = choose_step_shift(r.input.count(), r.trace.process_count, step_slots);
   std::vector<MetricTotals> per_step(static_cast<std::size_t>(std::max<std::int64_t>(step_slots, 0)));
-  std::vector<MetricTotals> per_process(static_cast<std::size_t>(in.process_count));
+  std::vector<MetricTotals> per_process(static_cast<std::size_t>(r.trace.process_count));
   std::vector<PartitionTotals> per_partition(static_cast<std::size_t>(r.parts.count));
   ViewTableFacts view_facts;
   {
-    const std::vector<std::int32_t> message_of = first_message_of_ops(loaded);
-    timer.mark("  first message of ops");
-    view_facts = write_view_tables(db, loaded, r);  // the last reader of the messages
-    release_messages(loaded.trace);
+    view_facts = write_view_tables(db, loaded, r);
     timer.mark("  view tables");
+    const std::vector<std::int32_t> message_of = first_message_of_ops(loaded, r);
+    timer.mark("  first message of ops");
     CommEventBlockWriter blocks(db, step_shift);
     std::int64_t send_half_step = kNullRef;
-    for (OpIndex i = 0; i < in.op_count(); ++i) {
-      auto ui = static_cast<std::size_t>(i);
-      OpIndex a = r.op_of_input[ui];
-      auto ua = static_cast<std::size_t>(a);
+    r.input.for_each(r.trace, [&](const structure::InputOp& op) {
+      const OpIndex a = op.analyzed;
+      const auto ui = static_cast<std::size_t>(op.index);
       const TimeNs late = r.metrics.lateness(a), diff = r.metrics.diff_lateness(a);
       const TimeNs wait = r.metrics.wait(a);
       const std::int32_t step = r.global_step(a);
-      const std::int32_t part = r.parts.of_op[ua];
-      if (is_split_send_half(in, i)) {
+      const std::int32_t part = r.parts.of_op[static_cast<std::size_t>(a)];
+      if (op.shares_event_with_next) {
         send_half_step = step;  // stored with the receive half, in the event's one record
-        continue;
+        return;
       }
-      blocks.add({in.event_id[ui], in.process[ui], loaded.region[ui], static_cast<std::int32_t>(in.kind[ui]),
-                  in.start[ui], in.end[ui], part, step, r.step(a), stored_id(loaded.collective_id, r.metrics.collective_of(a)),
+      blocks.add({op.event_id, op.process, loaded.region[ui], static_cast<std::int32_t>(op.kind),
+                  op.start, op.end, part, step, r.step(a), stored_id(loaded.collective_id, r.metrics.collective_of(a)),
                   stored_id(loaded.message_id, message_of[ui]),
                   send_half_step, late, r.metrics.global_lateness(a), diff, wait});
       send_half_step = kNullRef;
-      const TimeNs duration = in.end[ui] - in.start[ui];
+      const TimeNs duration = op.end - op.start;
       per_step[static_cast<std::size_t>(step)].add(late, diff, wait, duration);
-      per_process[static_cast<std::size_t>(in.process[ui])].add(late, diff, wait, duration);
+      per_process[static_cast<std::size_t>(op.process)].add(late, diff, wait, duration);
       PartitionTotals& pt = per_partition[static_cast<std::size_t>(part)];
       ++pt.ops;
-      pt.begin = std::min(pt.begin, in.start[ui]);
-      pt.end = std::max(pt.end, in.end[ui]);
+      pt.begin = std::min(pt.begin, op.start);
+      pt.end = std::max(pt.end, op.end);
       pt.max_lateness = std::max(pt.max_lateness, late);
-    }
+    });
     blocks.finish();
   }
   timer.mark("  comm_event_blocks");

@@ -27,9 +27,9 @@ struct AnalysisSettings {
 // the report of what it did.
 structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& settings);
 
-// Frees loaded.trace's message arrays once it has read them (the analysis has
-// its own copy in result.trace), to keep the peak memory down.
-void write_structure(Database& db, LoadedCommTrace& loaded,
+// `loaded` is what the analysis was run on (its trace consumed by it: the
+// input ops are result.input).
+void write_structure(Database& db, const LoadedCommTrace& loaded,
                      const structure::StructureResult& result, const AnalysisSettings& settings);
 
 bool has_structure(Database& db);

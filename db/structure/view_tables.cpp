@@ -34,20 +34,17 @@ ViewTableFacts write_view_tables(Database& db, const LoadedCommTrace& loaded,
                                  const structure::StructureResult& r) {
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
   ViewTableFacts facts;
-  const structure::CommTrace& in = loaded.trace;
-  std::vector<MessageLine> lines;
-  lines.reserve(static_cast<std::size_t>(in.message_count()));
-  for (std::int32_t m = 0; m < in.message_count(); ++m) {
-    auto um = static_cast<std::size_t>(m);
-    structure::OpIndex send = in.msg_send_op[um];
-    structure::OpIndex recv = in.msg_recv_op[um];
-    if (send == structure::kNoOp || recv == structure::kNoOp) continue;  // one-sided
-    lines.push_back({loaded.message_id[um], in.process[static_cast<std::size_t>(send)],
-                     in.process[static_cast<std::size_t>(recv)],
-                     r.global_step(r.op_of_input[static_cast<std::size_t>(send)]),
-                     r.global_step(r.op_of_input[static_cast<std::size_t>(recv)])});
-  }
-  facts.max_message_steps = write_message_step_blocks(db, lines);
+  // Messages keep their indices through Isend coalescing; their analyzed ops
+  // have the processes and steps of the input ops.
+  const structure::CommTrace& t = r.trace;
+  facts.max_message_steps = write_message_step_blocks(
+      db, static_cast<std::size_t>(t.message_count()), [&](std::size_t m, MessageLine& line) {
+        const structure::OpIndex send = t.msg_send_op[m], recv = t.msg_recv_op[m];
+        if (send == structure::kNoOp || recv == structure::kNoOp) return false;  // one-sided
+        line = {loaded.message_id[m], t.process[static_cast<std::size_t>(send)],
+                t.process[static_cast<std::size_t>(recv)], r.global_step(send), r.global_step(recv)};
+        return true;
+      });
   timer.mark("  message_steps");
   find_metric_ranges(r, facts);
   write_step_lod(db, loaded, r);

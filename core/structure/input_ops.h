@@ -1,0 +1,106 @@
+#pragma once
+// The ops of the input trace, as the results are written back against them
+// (one stored record per input op) once Isend coalescing (§3.3) has folded
+// runs of them into single analyzed ops.
+//
+// Kept compact so that the input trace can be released before the passes run:
+// otherwise its columns sit beside the analyzed trace's copies of them at the
+// analysis' peak memory.
+//  - Which analyzed op each input op became: one bit per input op that starts
+//    a new analyzed op (rank_bits.h; the map is non-decreasing because a
+//    coalesced run is consecutive ops).
+//  - An input op that became an analyzed op alone takes its process, kind and
+//    times from it; only the members of coalesced runs keep their own times.
+//  - Event ids as 32-bit offsets from the id of their process's first op.
+//  - The input op that sent each message: which Isend of a run sent it. The
+//    receiving op is never part of a run, so the analyzed trace has it.
+#include <cstdint>
+#include <vector>
+
+#include "structure/comm_trace.h"
+#include "structure/rank_bits.h"
+
+namespace weft::structure {
+
+struct InputOp {
+  OpIndex index = kNoOp;     // in the input trace
+  OpIndex analyzed = kNoOp;  // the op of the analyzed trace it became
+  ProcessIndex process = 0;
+  OpKind kind = OpKind::Send;
+  TimeNs start = 0, end = 0;
+  EventId event_id = -1;  // -1 when the input trace had no event ids
+  // The next input op is the same event: a call split into two ops (a send
+  // and a receive, as MPI_Sendrecv).
+  bool shares_event_with_next = false;
+};
+
+class InputOps {
+ public:
+  InputOps() = default;
+  // `analyzed_of`: per op of `input`, the analyzed op it became
+  // (non-decreasing; the analyzed op of a run of several input ops has their
+  // process and kind, as coalesce_isends makes it). Throws weft::Error when a
+  // process's event ids span 2^32 or more.
+  InputOps(const CommTrace& input, const std::vector<OpIndex>& analyzed_of);
+
+  std::int32_t count() const { return count_; }
+  OpIndex analyzed_op(OpIndex input_op) const { return starts_.rank(static_cast<std::size_t>(input_op) + 1) - 1; }
+  std::int32_t message_count() const { return static_cast<std::int32_t>(msg_send_op_.size()); }
+  // The input ops that sent and completed message m (kNoOp when absent);
+  // `analyzed` as for for_each.
+  OpIndex message_send_op(std::int32_t m) const { return msg_send_op_[static_cast<std::size_t>(m)]; }
+  OpIndex message_recv_op(std::int32_t m, const CommTrace& analyzed) const {
+    const OpIndex a = analyzed.msg_recv_op[static_cast<std::size_t>(m)];
+    return a == kNoOp ? kNoOp : static_cast<OpIndex>(starts_.select(a));
+  }
+
+  // Calls f(const InputOp&) for every input op in order; `analyzed` is the
+  // trace given to the constructor (the analysis result's).
+  template <class F>
+  void for_each(const CommTrace& analyzed, F&& f) const {
+    InputOp op;
+    std::size_t member = 0;  // next entry of member_start_/member_end_
+    for (OpIndex i = 0; i < count_; ++i) {
+      const bool starts = starts_new(i);
+      const bool grouped = !starts || (i + 1 < count_ && !starts_new(i + 1));
+      op.index = i;
+      if (starts) ++op.analyzed;  // from kNoOp (-1): op 0 always starts one
+      auto a = static_cast<std::size_t>(op.analyzed);
+      op.process = analyzed.process[a];
+      op.kind = analyzed.kind[a];
+      if (grouped) {
+        op.start = member_start_[member];
+        op.end = member_end_[member];
+        ++member;
+      } else {
+        op.start = analyzed.start[a];
+        op.end = analyzed.end[a];
+      }
+      if (event_offset_.empty()) {
+        op.event_id = -1;
+        op.shares_event_with_next = false;
+      } else {
+        auto ui = static_cast<std::size_t>(i);
+        const EventId base = event_base_[static_cast<std::size_t>(op.process)];
+        op.event_id = base + event_offset_[ui];
+        op.shares_event_with_next =
+            ui + 1 < event_offset_.size() && !process_starts_at(i + 1) && event_offset_[ui + 1] == event_offset_[ui];
+      }
+      f(static_cast<const InputOp&>(op));
+    }
+  }
+
+ private:
+  bool starts_new(OpIndex i) const { return starts_.test(static_cast<std::size_t>(i)); }
+  bool process_starts_at(OpIndex i) const { return process_starts_.test(static_cast<std::size_t>(i)); }
+
+  std::int32_t count_ = 0;
+  RankBits starts_;          // input ops that start a new analyzed op
+  RankBits process_starts_;  // input ops that are their process's first
+  std::vector<TimeNs> member_start_, member_end_;  // ops of coalesced runs, in input order
+  std::vector<EventId> event_base_;                // per process: event id of its first op
+  std::vector<std::uint32_t> event_offset_;        // per input op: event id - its process's base
+  std::vector<OpIndex> msg_send_op_;
+};
+
+}  // namespace weft::structure

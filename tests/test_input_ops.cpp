@@ -1,0 +1,168 @@
+// The compact maps over ops that keep the analysis' memory down: RankBits
+// (rank and select over a subset of indices), InputOps (what the store writes
+// back per input op once Isends are coalesced in place) and CollectiveOfOps.
+// Each is checked against the plain per-op arrays it replaces.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "common/error.h"
+#include "comm_trace_builder.h"
+#include "structure/analysis.h"
+#include "structure/input_ops.h"
+#include "structure/rank_bits.h"
+
+using namespace weft;
+using namespace weft::structure;
+
+TEST(RankBits, RankAndSelectAgreeWithCounting) {
+  std::mt19937 rng(7);
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65},
+                        std::size_t{1000}, std::size_t{70000}}) {
+    for (double density : {0.0, 0.01, 0.5, 1.0}) {
+      RankBits bits(n);
+      std::vector<std::size_t> members;
+      std::bernoulli_distribution pick(density);
+      for (std::size_t i = 0; i < n; ++i)
+        if (pick(rng)) {
+          bits.set(i);
+          members.push_back(i);
+        }
+      bits.count_members();
+      ASSERT_EQ(bits.members(), static_cast<std::int32_t>(members.size())) << n << " " << density;
+      std::int32_t before = 0;
+      for (std::size_t i = 0; i <= n; ++i) {
+        ASSERT_EQ(bits.rank(i), before) << "n " << n << " i " << i;
+        if (i < n) {
+          ASSERT_EQ(bits.test(i), before < static_cast<std::int32_t>(members.size()) &&
+                                      members[static_cast<std::size_t>(before)] == i);
+          if (bits.test(i)) ++before;
+        }
+      }
+      for (std::size_t k = 0; k < members.size(); ++k)
+        ASSERT_EQ(bits.select(static_cast<std::int32_t>(k)), members[k]) << "n " << n << " k " << k;
+    }
+  }
+}
+
+namespace {
+
+// Process 0: three Isends in a run (one op once coalesced), a Waitall, and a
+// lone Isend after a receive. Process 1: a split Sendrecv (two ops, one event
+// id), then receives. Event ids have gaps, as in a store where compute events
+// sit between the communication events.
+struct IsendRuns {
+  CommTrace trace;
+  OpIndex isend[3], wait, recv0, lone;
+  OpIndex sr_send, sr_recv, recv1[4];
+};
+
+IsendRuns isend_runs() {
+  IsendRuns t;
+  TraceBuilder b(2);
+  t.isend[0] = b.op(0, 0, 2, OpKind::Isend, 10);
+  t.isend[1] = b.op(0, 3, 5, OpKind::Isend, 12);
+  t.isend[2] = b.op(0, 6, 9, OpKind::Isend, 13);
+  t.wait = b.op(0, 10, 20, OpKind::Wait, 15);
+  t.recv0 = b.op(0, 21, 30, OpKind::Recv, 16);
+  t.lone = b.op(0, 31, 33, OpKind::Isend, 20);
+  t.sr_send = b.op(1, 0, 4, OpKind::Send, 30);
+  t.sr_recv = b.op(1, 0, 4, OpKind::Recv, 30);
+  for (int k = 0; k < 4; ++k) t.recv1[k] = b.op(1, 10 + 10 * k, 15 + 10 * k, OpKind::Recv, 31 + k);
+  for (int k = 0; k < 3; ++k) b.message(t.isend[k], t.recv1[k], kNoOp, t.wait);
+  b.message(t.sr_send, t.recv0);
+  b.message(t.lone, t.recv1[3]);
+  b.message(kNoOp, t.sr_recv);  // one-sided
+  t.trace = b.build();
+  return t;
+}
+
+}  // namespace
+
+TEST(InputOps, EveryInputOpKeepsItsOwnTimesKindEventAndAnalyzedOp) {
+  const IsendRuns t = isend_runs();
+  auto r = analyze_structure(t.trace, {});
+  const InputOps& in = r->input;
+  ASSERT_EQ(in.count(), t.trace.op_count());
+  EXPECT_EQ(r->trace.op_count(), t.trace.op_count() - 2);  // the run of three is one op
+  EXPECT_EQ(r->report.coalesced_isends, 2);
+
+  std::vector<InputOp> seen;
+  in.for_each(r->trace, [&](const InputOp& op) { seen.push_back(op); });
+  ASSERT_EQ(seen.size(), static_cast<std::size_t>(t.trace.op_count()));
+  for (OpIndex i = 0; i < t.trace.op_count(); ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    const InputOp& op = seen[u];
+    EXPECT_EQ(op.index, i);
+    EXPECT_EQ(op.process, t.trace.process[u]) << i;
+    EXPECT_EQ(op.kind, t.trace.kind[u]) << i;
+    EXPECT_EQ(op.start, t.trace.start[u]) << i;
+    EXPECT_EQ(op.end, t.trace.end[u]) << i;
+    EXPECT_EQ(op.event_id, t.trace.event_id[u]) << i;
+    EXPECT_EQ(op.analyzed, in.analyzed_op(i)) << i;
+    EXPECT_EQ(op.shares_event_with_next, i == t.sr_send) << i;
+  }
+  // The run maps to one analyzed op spanning it; every other op to its own.
+  const OpIndex run = in.analyzed_op(t.isend[0]);
+  EXPECT_EQ(in.analyzed_op(t.isend[1]), run);
+  EXPECT_EQ(in.analyzed_op(t.isend[2]), run);
+  EXPECT_EQ(r->trace.start[static_cast<std::size_t>(run)], 0);
+  EXPECT_EQ(r->trace.end[static_cast<std::size_t>(run)], 9);
+  EXPECT_EQ(in.analyzed_op(t.wait), run + 1);
+  EXPECT_EQ(in.analyzed_op(t.recv1[3]), r->trace.op_count() - 1);
+
+  // Messages name the input ops that sent and completed them.
+  ASSERT_EQ(in.message_count(), t.trace.message_count());
+  for (std::int32_t m = 0; m < in.message_count(); ++m) {
+    EXPECT_EQ(in.message_send_op(m), t.trace.msg_send_op[static_cast<std::size_t>(m)]) << m;
+    EXPECT_EQ(in.message_recv_op(m, r->trace), t.trace.msg_recv_op[static_cast<std::size_t>(m)]) << m;
+  }
+}
+
+TEST(InputOps, WithoutCoalescingEveryOpIsItsOwn) {
+  const IsendRuns t = isend_runs();
+  AnalysisOptions no_coalescing;
+  no_coalescing.isend_coalescing = false;
+  auto r = analyze_structure(t.trace, no_coalescing);
+  EXPECT_EQ(r->trace.op_count(), t.trace.op_count());
+  std::int32_t visited = 0;
+  r->input.for_each(r->trace, [&](const InputOp& op) {
+    const auto u = static_cast<std::size_t>(op.index);
+    EXPECT_EQ(op.analyzed, op.index);
+    EXPECT_EQ(op.start, t.trace.start[u]);
+    EXPECT_EQ(op.end, t.trace.end[u]);
+    EXPECT_EQ(op.event_id, t.trace.event_id[u]);
+    ++visited;
+  });
+  EXPECT_EQ(visited, t.trace.op_count());
+}
+
+TEST(InputOps, EventIdsSpanningMoreThan32BitsOnAProcessAreRefused) {
+  TraceBuilder b(1);
+  b.op(0, 0, 1, OpKind::Send, 5);
+  b.op(0, 2, 3, OpKind::Send, 5 + (EventId{1} << 32));
+  const CommTrace trace = b.build();
+  EXPECT_THROW(analyze_structure(trace, {}), Error);
+}
+
+TEST(CollectiveOfOps, MembersHaveTheirCollectiveAndOthersNone) {
+  TraceBuilder b(3);
+  std::vector<OpIndex> c0, c1;
+  OpIndex send = b.op(0, 0, 1, OpKind::Send);
+  c0.push_back(b.op(0, 2, 3, OpKind::Collective));
+  c1.push_back(b.op(0, 4, 5, OpKind::Collective));
+  OpIndex recv = b.op(1, 0, 2, OpKind::Recv);
+  c0.push_back(b.op(1, 3, 4, OpKind::Collective));
+  c1.push_back(b.op(1, 5, 6, OpKind::Collective));
+  c0.push_back(b.op(2, 2, 3, OpKind::Collective));
+  c1.push_back(b.op(2, 4, 6, OpKind::Collective));
+  b.message(send, recv);
+  b.collective({c0[0], c0[1], c0[2]});
+  b.collective({c1[0], c1[1], c1[2]});
+  const CommTrace t = b.build();
+  const CollectiveOfOps of(t);
+  EXPECT_EQ(of[static_cast<std::size_t>(send)], -1);
+  EXPECT_EQ(of[static_cast<std::size_t>(recv)], -1);
+  for (OpIndex op : c0) EXPECT_EQ(of[static_cast<std::size_t>(op)], 0);
+  for (OpIndex op : c1) EXPECT_EQ(of[static_cast<std::size_t>(op)], 1);
+}
