@@ -1,8 +1,7 @@
 #pragma once
 // A subset of dense indices 0..n-1 as one bit each, with the number of
 // members before each 64-bit word, so that rank (members before i) takes
-// O(1) and select (the k-th member) a search among a few words: about 1.5
-// bits per index.
+// O(1): about 1.5 bits per index.
 // For maps that are sparse or monotone over the ops (which input op starts
 // an analyzed op, which ops are collective members), where an int32 per op
 // would cost 32 bits.
@@ -17,19 +16,12 @@ class RankBits {
   RankBits() = default;
   explicit RankBits(std::size_t n) : size_(n), bits_((n + 63) / 64, 0) {}
 
-  // Call count_members() after the last set(), before rank() or select().
+  // Call count_members() after the last set(), before rank().
   void set(std::size_t i) { bits_[i / 64] |= std::uint64_t{1} << (i % 64); }
   void count_members() {
     before_.assign(bits_.size(), 0);
     for (std::size_t w = 1; w < bits_.size(); ++w)
       before_[w] = before_[w - 1] + static_cast<std::int32_t>(std::popcount(bits_[w - 1]));
-    // Every kSelectSample-th member's word, so that select searches only
-    // the few words between two samples.
-    select_word_.clear();
-    for (std::size_t w = 0; w < bits_.size(); ++w)
-      while (static_cast<std::int64_t>(select_word_.size()) * kSelectSample <
-             before_[w] + std::popcount(bits_[w]))
-        select_word_.push_back(static_cast<std::int32_t>(w));
   }
 
   std::size_t size() const { return size_; }
@@ -40,32 +32,14 @@ class RankBits {
     if (i / 64 == bits_.size()) return members();
     return before_[i / 64] + static_cast<std::int32_t>(std::popcount(bits_[i / 64] & below));
   }
-  // The index of member k (0-based); k < members().
-  std::size_t select(std::int32_t k) const {
-    const auto sample = static_cast<std::size_t>(k / kSelectSample);
-    // The last word whose before_ <= k, between the two samples around k.
-    std::size_t lo = static_cast<std::size_t>(select_word_[sample]);
-    std::size_t hi = sample + 1 < select_word_.size() ? static_cast<std::size_t>(select_word_[sample + 1]) + 1
-                                                      : bits_.size();
-    while (hi - lo > 1) {
-      const std::size_t mid = (lo + hi) / 2;
-      (before_[mid] <= k ? lo : hi) = mid;
-    }
-    std::uint64_t word = bits_[lo];
-    for (std::int32_t skip = k - before_[lo]; skip > 0; --skip) word &= word - 1;  // drop lower members
-    return lo * 64 + static_cast<std::size_t>(std::countr_zero(word));
-  }
   std::int32_t members() const {
     return bits_.empty() ? 0 : before_.back() + static_cast<std::int32_t>(std::popcount(bits_.back()));
   }
 
  private:
-  static constexpr std::int32_t kSelectSample = 256;
-
   std::size_t size_ = 0;
   std::vector<std::uint64_t> bits_;
   std::vector<std::int32_t> before_;
-  std::vector<std::int32_t> select_word_;  // per kSelectSample members: the word of the first
 };
 
 }  // namespace weft::structure

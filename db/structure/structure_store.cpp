@@ -100,6 +100,7 @@ void write_meta_facts(Database& db, const structure::AnalysisReport& report,
 // smallest store id among those it sends or completes; -1: none.
 std::vector<std::int32_t> first_message_of_ops(const LoadedCommTrace& loaded, const StructureResult& r) {
   const structure::InputOps& input = r.input;
+  const std::vector<OpIndex> input_of = input.first_input_ops();  // receives are never coalesced
   std::vector<std::int32_t> of(static_cast<std::size_t>(input.count()), -1);
   auto claim = [&](OpIndex op, std::int32_t m) {
     if (op == structure::kNoOp) return;
@@ -109,7 +110,8 @@ std::vector<std::int32_t> first_message_of_ops(const LoadedCommTrace& loaded, co
   };
   for (std::int32_t m = 0; m < input.message_count(); ++m) {
     claim(input.message_send_op(m), m);
-    claim(input.message_recv_op(m, r.trace), m);
+    const OpIndex recv = r.trace.msg_recv_op[static_cast<std::size_t>(m)];
+    claim(recv == structure::kNoOp ? recv : input_of[static_cast<std::size_t>(recv)], m);
   }
   return of;
 }
