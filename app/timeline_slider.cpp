@@ -25,7 +25,8 @@ bool TimelineSlider::draw(const render::PixelRect& area, double view_t0_ns, doub
                           bool interactive) {
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   const float line = ImGui::GetTextLineHeight();
-  const float legend_width = ImGui::CalcTextSize("other MPI").x + line + 2 * kMargin;
+  const LegendLayout legend = legend_layout(area);
+  const float legend_width = static_cast<float>(legend.columns) * legend.column_width + kMargin;
   // The plot lines up with nothing else on purpose: it always spans the whole
   // run.
   render::PixelRect plot{area.x + kMargin + ImGui::CalcTextSize("starts").x + kMargin,
@@ -52,7 +53,7 @@ bool TimelineSlider::draw(const render::PixelRect& area, double view_t0_ns, doub
   draw->AddText(
       ImVec2(plot.x + plot.width - ImGui::CalcTextSize(end.c_str()).x, plot.y + plot.height + 2.0f),
       kDimTextColor, end.c_str());
-  draw_legend(area, plot.x + plot.width + kMargin);
+  draw_legend(area, legend, plot.x + plot.width + kMargin);
 
   bool changed = false;
   if (interactive) {
@@ -125,21 +126,28 @@ void TimelineSlider::draw_graph(const render::PixelRect& plot) {
   }
 }
 
-void TimelineSlider::draw_legend(const render::PixelRect& area, float x) {
+// One column per `rows` classes: as many rows as fit the slider's height.
+TimelineSlider::LegendLayout TimelineSlider::legend_layout(const render::PixelRect& area) {
+  const float line = ImGui::GetTextLineHeight();
+  LegendLayout l;
+  l.rows = std::clamp(static_cast<int>((area.height - kMargin) / line), 1, db::kStartClasses);
+  l.columns = (db::kStartClasses + l.rows - 1) / l.rows;
+  l.swatch = line - 6.0f;
+  l.column_width = ImGui::CalcTextSize("other MPI").x + l.swatch + 12.0f;
+  return l;
+}
+
+void TimelineSlider::draw_legend(const render::PixelRect& area, const LegendLayout& l, float x) {
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   const float line = ImGui::GetTextLineHeight();
-  const float swatch = line - 6.0f;
-  // Two columns of three when the slider is short.
-  const int rows = std::max(1, static_cast<int>((area.height - kMargin) / line));
   for (int c = 0; c < db::kStartClasses; ++c) {
     // Top of the stack first, as the graph reads.
     const int k = db::kStartClasses - 1 - c;
-    float y = area.y + 0.5f * kMargin + static_cast<float>(c % rows) * line;
-    float cx =
-        x + static_cast<float>(c / rows) * (ImGui::CalcTextSize("other MPI").x + swatch + 12.0f);
-    draw->AddRectFilled(ImVec2(cx, y + 3.0f), ImVec2(cx + swatch, y + 3.0f + swatch),
+    float y = area.y + 0.5f * kMargin + static_cast<float>(c % l.rows) * line;
+    float cx = x + static_cast<float>(c / l.rows) * l.column_width;
+    draw->AddRectFilled(ImVec2(cx, y + 3.0f), ImVec2(cx + l.swatch, y + 3.0f + l.swatch),
                         im_color(class_color(static_cast<db::StartClass>(k))));
-    draw->AddText(ImVec2(cx + swatch + 4.0f, y), kTextColor,
+    draw->AddText(ImVec2(cx + l.swatch + 4.0f, y), kTextColor,
                   db::start_class_name(static_cast<db::StartClass>(k)));
   }
 }

@@ -30,7 +30,12 @@ class TimelineSlider {
 
  private:
   void draw_graph(const render::PixelRect& plot);
-  void draw_legend(const render::PixelRect& area, float right);
+  struct LegendLayout {
+    int rows = 1, columns = 1;
+    float swatch = 0, column_width = 0;
+  };
+  static LegendLayout legend_layout(const render::PixelRect& area);
+  void draw_legend(const render::PixelRect& area, const LegendLayout& layout, float x);
 
   double trace_end_ns_;
   std::optional<db::StartHistogram> histogram_;

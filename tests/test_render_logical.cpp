@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "app/class_colors.h"
 #include "app/logical_data.h"
 #include "app/timeline_data.h"
 #include "app/view_filter.h"
@@ -169,6 +170,36 @@ TEST_F(RenderLogical, OverviewShowsTheLatestStepInTheTopColor) {
   const int strip = 300 * 35 / 100;
   EXPECT_GT(top_in_rows(0, strip), 50);
   EXPECT_GT(top_in_rows(strip, 2 * strip), 50);
+}
+
+// The slider strip of a short overview has room for fewer legend rows than
+// classes; the legend then takes a second column, and the plot leaves room
+// for it: every class's swatch is drawn whole inside the image.
+TEST_F(RenderLogical, OverviewLegendShowsEveryStartClassWhole) {
+  fs::path png = dir_.path / "overview_legend.png";
+  auto r = run_command(kWeft + " render " + quoted(run_) + " --view overview --size 900x300 --out " + quoted(png));
+  if (r.exit_code != 0 && r.output.find("cannot create EGL context") != std::string::npos)
+    GTEST_SKIP() << "no headless OpenGL here";
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  weft::testing::Png image(png.string());
+  ASSERT_TRUE(image.ok());
+  const int strip_top = image.height() * 2 / 3;  // the slider strip is the bottom third
+  for (int c = 0; c < weft::db::kStartClasses; ++c) {
+    const auto color = weft::app::class_color(static_cast<weft::db::StartClass>(c));
+    // A swatch is a solid square; the graph's bars are one pixel wide.
+    bool square = false;
+    for (int y = strip_top; y + 5 <= image.height() && !square; ++y)
+      for (int x = 0; x + 5 <= image.width() && !square; ++x) {
+        bool all = true;
+        for (int dy = 0; dy < 5 && all; ++dy)
+          for (int dx = 0; dx < 5 && all; ++dx) all = image.pixel(x + dx, y + dy) == color;
+        square = all;
+      }
+    EXPECT_TRUE(square) << weft::db::start_class_name(static_cast<weft::db::StartClass>(c));
+    int clipped = 0;  // rows where the class's color touches the right edge
+    for (int y = strip_top; y < image.height(); ++y) clipped += image.pixel(image.width() - 1, y) == color;
+    EXPECT_EQ(clipped, 0) << weft::db::start_class_name(static_cast<weft::db::StartClass>(c));
+  }
 }
 
 TEST_F(RenderLogical, TimeMetricsBinEveryCommunicationEventByItsEnd) {
