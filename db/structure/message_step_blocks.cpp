@@ -1,6 +1,7 @@
 #include "structure/message_step_blocks.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "common/error.h"
 #include "store/block_codec.h"
@@ -58,6 +59,7 @@ std::int64_t write_message_step_blocks(Database& db, std::size_t candidates, con
       " count INTEGER NOT NULL, src_lo INTEGER NOT NULL, src_hi INTEGER NOT NULL,"
       " dst_lo INTEGER NOT NULL, dst_hi INTEGER NOT NULL, recv_hi INTEGER NOT NULL,"
       " data BLOB NOT NULL, PRIMARY KEY(send_step, seq)) WITHOUT ROWID");
+  if (candidates > UINT32_MAX) throw Error(db.path(), "more than 2^32 message lines");
   // Counting sort of the candidates by send step: lines per step, then each
   // step's candidates in place.
   MessageLine line{};
