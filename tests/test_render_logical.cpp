@@ -47,9 +47,9 @@ class RenderLogical : public ::testing::Test {
   }
 
   // Renders `args` to a PNG; returns its path, or "" (and skips) without EGL.
-  std::string render(const std::string& name, const std::string& args) {
+  std::string render(const std::string& name, const std::string& args, const std::string& view = "logical") {
     fs::path png = dir_.path / name;
-    auto r = run_command(kWeft + " render " + quoted(run_) + " --view logical --out " + quoted(png) +
+    auto r = run_command(kWeft + " render " + quoted(run_) + " --view " + view + " --out " + quoted(png) +
                          " " + args);
     if (r.exit_code != 0 && r.output.find("cannot create EGL context") != std::string::npos) {
       skipped_ = true;
@@ -149,12 +149,9 @@ TEST_F(RenderLogical, StartHistogramCountsEveryEventOnceByClass) {
 }
 
 TEST_F(RenderLogical, OverviewShowsTheLatestStepInTheTopColor) {
-  fs::path png = dir_.path / "overview.png";
-  auto r = run_command(kWeft + " render " + quoted(run_) + " --view overview --size 900x300 --out " + quoted(png));
-  if (r.exit_code != 0 && r.output.find("cannot create EGL context") != std::string::npos)
-    GTEST_SKIP() << "no headless OpenGL here";
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  weft::testing::Png image(png.string());
+  std::string png = render("overview.png", "--size 900x300", "overview");
+  if (skipped_) GTEST_SKIP() << "no headless OpenGL here";
+  weft::testing::Png image(png);
   ASSERT_TRUE(image.ok());
   EXPECT_EQ(image.width(), 900);
   // The bar of the step with the run's largest lateness reaches the top color
@@ -176,12 +173,9 @@ TEST_F(RenderLogical, OverviewShowsTheLatestStepInTheTopColor) {
 // classes; the legend then takes a second column, and the plot leaves room
 // for it: every class's swatch is drawn whole inside the image.
 TEST_F(RenderLogical, OverviewLegendShowsEveryStartClassWhole) {
-  fs::path png = dir_.path / "overview_legend.png";
-  auto r = run_command(kWeft + " render " + quoted(run_) + " --view overview --size 900x300 --out " + quoted(png));
-  if (r.exit_code != 0 && r.output.find("cannot create EGL context") != std::string::npos)
-    GTEST_SKIP() << "no headless OpenGL here";
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  weft::testing::Png image(png.string());
+  std::string png = render("overview_legend.png", "--size 900x300", "overview");
+  if (skipped_) GTEST_SKIP() << "no headless OpenGL here";
+  weft::testing::Png image(png);
   ASSERT_TRUE(image.ok());
   const int strip_top = image.height() * 2 / 3;  // the slider strip is the bottom third
   for (int c = 0; c < weft::db::kStartClasses; ++c) {

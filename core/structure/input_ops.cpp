@@ -6,9 +6,8 @@
 
 namespace weft::structure {
 
-InputOps::InputOps(const CommTrace& input, const std::vector<OpIndex>& analyzed_of)
-    : count_(input.op_count()) {
-  const auto n = static_cast<std::size_t>(count_);
+InputOps::InputOps(const CommTrace& input, const std::vector<OpIndex>& analyzed_of) {
+  const auto n = static_cast<std::size_t>(input.op_count());
   starts_ = RankBits(n);
   process_starts_ = RankBits(n);
   // An op is a member of a coalesced run when it shares its analyzed op with
@@ -56,7 +55,7 @@ InputOps::InputOps(const CommTrace& input, const std::vector<OpIndex>& analyzed_
 std::vector<OpIndex> InputOps::first_input_ops() const {
   std::vector<OpIndex> first(static_cast<std::size_t>(starts_.members()));
   std::size_t a = 0;
-  for (OpIndex i = 0; i < count_; ++i)
+  for (OpIndex i = 0; i < count(); ++i)
     if (starts_new(i)) first[a++] = i;
   return first;
 }

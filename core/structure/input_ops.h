@@ -44,7 +44,7 @@ class InputOps {
   // process's event ids span 2^32 or more.
   InputOps(const CommTrace& input, const std::vector<OpIndex>& analyzed_of);
 
-  std::int32_t count() const { return count_; }
+  std::int32_t count() const { return static_cast<std::int32_t>(starts_.size()); }
   OpIndex analyzed_op(OpIndex input_op) const { return starts_.rank(static_cast<std::size_t>(input_op) + 1) - 1; }
   std::int32_t message_count() const { return static_cast<std::int32_t>(msg_send_op_.size()); }
   // The input op that sent message m (kNoOp when absent).
@@ -59,9 +59,10 @@ class InputOps {
   void for_each(const CommTrace& analyzed, F&& f) const {
     InputOp op;
     std::size_t member = 0;  // next entry of member_start_/member_end_
-    for (OpIndex i = 0; i < count_; ++i) {
+    const std::int32_t n = count();
+    for (OpIndex i = 0; i < n; ++i) {
       const bool starts = starts_new(i);
-      const bool grouped = !starts || (i + 1 < count_ && !starts_new(i + 1));
+      const bool grouped = !starts || (i + 1 < n && !starts_new(i + 1));
       op.index = i;
       if (starts) ++op.analyzed;  // from kNoOp (-1): op 0 always starts one
       auto a = static_cast<std::size_t>(op.analyzed);
@@ -93,7 +94,6 @@ class InputOps {
   bool starts_new(OpIndex i) const { return starts_.test(static_cast<std::size_t>(i)); }
   bool process_starts_at(OpIndex i) const { return process_starts_.test(static_cast<std::size_t>(i)); }
 
-  std::int32_t count_ = 0;
   RankBits starts_;          // input ops that start a new analyzed op
   RankBits process_starts_;  // input ops that are their process's first
   std::vector<TimeNs> member_start_, member_end_;  // ops of coalesced runs, in input order
