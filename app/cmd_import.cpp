@@ -27,8 +27,7 @@ struct ImportArgs {
   bool decode_only = false;
   bool no_analyze = false;
   db::AnalysisSettings analysis;
-  // The bulk load is fastest with a small page cache (README, Limits).
-  ResourceOptions resources{8, 2};
+  ResourceOptions resources;
 };
 
 void run_decode_only(const ImportArgs& args) {
@@ -102,7 +101,7 @@ void add_import_command(CLI::App& app) {
   cmd->add_flag("--no-analyze", args->no_analyze, "skip the logical structure analysis (run `weft analyze` later)");
   add_analysis_options(cmd, args->analysis);
   add_threads_option(cmd, args->resources, 2);
-  add_cache_option(cmd, args->resources);
+  add_load_cache_option(cmd, args->resources);
   // Benchmark baseline: read every event with the importer's reader, store nothing.
   cmd->add_flag("--decode-only", args->decode_only, "")->group("");
   cmd->callback([args] {

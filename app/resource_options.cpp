@@ -11,6 +11,14 @@ void add_cache_option(CLI::App* cmd, ResourceOptions& options) {
       ->capture_default_str();
 }
 
+void add_load_cache_option(CLI::App* cmd, ResourceOptions& options) {
+  options.cache_mib = 0;
+  cmd->add_option("--cache-mib", options.cache_mib,
+                  "SQLite page cache while loading, MiB (0: sized to the trace's time buckets)")
+      ->check(CLI::Range(0, kMaxCacheMib))
+      ->capture_default_str();
+}
+
 void add_threads_option(CLI::App* cmd, ResourceOptions& options, int max_threads) {
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   options.threads = std::clamp(cores, 1, max_threads);

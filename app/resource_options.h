@@ -19,6 +19,9 @@ struct ResourceOptions {
 constexpr int kMaxCacheMib = 65536;
 
 void add_cache_option(CLI::App* cmd, ResourceOptions& options);
+// The importers' --cache-mib: 0 (the default) sizes the load's cache to the
+// trace (db::bulk_load_cache_mib).
+void add_load_cache_option(CLI::App* cmd, ResourceOptions& options);
 void add_threads_option(CLI::App* cmd, ResourceOptions& options, int max_threads);
 
 // PRAGMA cache_size for `db` (a bound integer, never text from the user).

@@ -2,6 +2,7 @@
 
 #include <random>
 
+#include "store/bulk_load.h"
 #include "store/event_buckets.h"
 
 using namespace weft::db;
@@ -38,4 +39,16 @@ TEST(EventBuckets, RangesCoverEveryOverlappingEvent) {
     EXPECT_GE(key, r.first) << start << " " << end << " " << t0 << " " << t1;
     EXPECT_LE(key, r.last) << start << " " << end << " " << t0 << " " << t1;
   }
+}
+
+// The import's page cache holds the last leaf of every bucket run of the two
+// block tables, twice over, on top of a fixed 8 MiB, at most 256 MiB:
+// 8 + ceil(2 tables x (B*4/3 + 1) runs x 16 KiB x 2 / 1 MiB).
+TEST(BulkLoadCache, HoldsTheLastLeafOfEveryBucketRun) {
+  EXPECT_EQ(bulk_load_cache_mib(0), 9);     // 2 runs: 128 KiB, rounded up to 1 MiB
+  EXPECT_EQ(bulk_load_cache_mib(10), 9);    // 14 runs: 896 KiB
+  EXPECT_EQ(bulk_load_cache_mib(104), 17);  // 139 runs: 8.7 MiB (64 processes, 1,601 stencil iterations)
+  EXPECT_EQ(bulk_load_cache_mib(std::int64_t{1} << 16), kBulkLoadMaxCacheMib);
+  EXPECT_EQ(load_cache_mib(0), kBulkLoadBaseCacheMib);
+  EXPECT_EQ(load_cache_mib(40), 40);
 }

@@ -126,6 +126,10 @@ bool EventPipeline::handle(Batch& batch) {
     else
       pending_.insert(pending_.end(), batch.rows.begin(), batch.rows.end());
     batch.rows.clear();
+    // pending_ grows to a whole process's rows; once swapped out it would go
+    // round as a batch vector, and the queue's worth of such vectors was
+    // most of the import's memory on long locations.
+    if (batch.rows.capacity() > kRecycledRowCapacity) release_memory(batch.rows);
     std::lock_guard lock(mutex_);
     free_rows_.push_back(std::move(batch.rows));
   }

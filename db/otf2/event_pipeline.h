@@ -37,8 +37,10 @@ class EventPipeline {
   // Deep enough that neither thread waits for the other's next time slice
   // on a busy machine: a location is typically one or two small batches, and
   // a queue of 8 batches made the two threads run in lockstep.
-  static constexpr std::size_t kQueueRecords = std::size_t{1} << 20;
+  static constexpr std::size_t kQueueRecords = std::size_t{1} << 18;
   static constexpr std::size_t kFlushEvents = std::size_t{1} << 20;
+  // Batch vectors that grew beyond a decoder batch are freed, not recycled.
+  static constexpr std::size_t kRecycledRowCapacity = EventRowBuffer::kBatchRows;
 
   // Runs on the writer thread for each process, after its event rows.
   using ProcessRecordsSink = std::function<void(ProcessIndex, LocationRecords&)>;

@@ -125,7 +125,8 @@ using EventRowSink = std::function<void(std::vector<EventRow>& rows)>;
 // (a database insert, a queue to a writer thread) is called per batch, never per event.
 class EventRowBuffer {
  public:
-  explicit EventRowBuffer(EventRowSink sink, size_t capacity = 65536)
+  static constexpr std::size_t kBatchRows = 65536;
+  explicit EventRowBuffer(EventRowSink sink, size_t capacity = kBatchRows)
       : sink_(std::move(sink)), capacity_(capacity) {
     rows_.reserve(capacity);
   }

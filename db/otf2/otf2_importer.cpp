@@ -200,10 +200,9 @@ ImportSummary import_otf2(const ImportOptions& options) {
   AtomicOutput output(options.output_path, options.overwrite);
   ImportSummary summary;
   {
-    Database db = open_bulk_load(output.temp_path(), options.output_path, options.cache_mib);
+    Database db = open_bulk_load(output.temp_path(), options.output_path, load_cache_mib(options.cache_mib));
     Transaction tx(db);
     create_tables(db);
-    create_indexes(db);
     write_regions(db, defs);
     write_communicators(db, layout);
 
@@ -228,6 +227,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
         static_cast<std::int64_t>(progress.records_total / 2 / count);
     const int direct_shift =
         trace_length > 0 ? choose_block_shift(trace_length, events_per_process) : -1;
+    if (direct_shift >= 0) size_load_cache(db, options.cache_mib, trace_length >> direct_shift);
 
     DecodeTotals decoded;
     std::vector<ProcessCounts> counts(count);
@@ -274,7 +274,10 @@ ImportSummary import_otf2(const ImportOptions& options) {
       }
       close_location_files(archive);
       timer.mark("decode");
-      if (shift < 0) shift = choose_block_shift(decoded.trace_end_ns, static_cast<std::int64_t>(decoded.records / 2 / count));
+      if (shift < 0) {
+        shift = choose_block_shift(decoded.trace_end_ns, static_cast<std::int64_t>(decoded.records / 2 / count));
+        size_load_cache(db, options.cache_mib, decoded.trace_end_ns >> shift);
+      }
       max_level = pipeline.finish(shift);
       timer.mark("event blocks drained");
     }

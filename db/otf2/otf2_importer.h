@@ -43,8 +43,9 @@ struct ImportOptions {
   // Threads: 2 decodes on the calling thread and writes blocks on a second
   // one; 1 does both on the calling thread (less memory traffic, slower).
   int threads = 2;
-  // SQLite page cache of the output database, MiB (also for the analysis).
-  int cache_mib = 64;
+  // SQLite page cache of the output database during the load, MiB; 0:
+  // sized to the trace's bucket count (bulk_load_cache_mib).
+  int cache_mib = 0;
   ImportProgressCallback progress;
   std::string weft_version = "unknown";  // written to meta.weft_version
   // Runs on the complete database before it is published under output_path

@@ -543,11 +543,10 @@ ImportSummary import_projections(const ImportOptions& options) {
   AtomicOutput output(options.output_path, options.overwrite);
   ImportSummary summary;
   {
-    Database db = open_bulk_load(output.temp_path(), options.output_path, options.cache_mib);
+    Database db = open_bulk_load(output.temp_path(), options.output_path, load_cache_mib(options.cache_mib));
     Transaction tx(db);
     create_tables(db);
     create_projections_tables(db);
-    create_indexes(db);
 
     RegionTable regions(sts);
     ChareTable chares;
@@ -573,6 +572,7 @@ ImportSummary import_projections(const ImportOptions& options) {
         if (!events) {
           shift = choose_block_shift(last_ns, static_cast<std::int64_t>(batch.size()));
           events.emplace(db, shift);
+          size_load_cache(db, options.cache_mib, last_ns >> shift);
         }
         if (!batch.empty()) events->write(static_cast<ProcessIndex>(pe), batch);
       };

@@ -41,16 +41,45 @@ inline std::int64_t add(std::int64_t previous, std::uint64_t d) {
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(previous) + d);
 }
 
-inline void put_varint(std::vector<std::uint8_t>& out, std::uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<std::uint8_t>(v | 0x80));
-    v >>= 7;
+// The bytes of one record, built in a stack buffer and appended to the blob
+// at once (append()). Pushing byte by byte onto the vector made the encoders
+// the importer's largest cost of its own: every uint8_t store may alias the
+// vector's own pointers, so each push_back re-read and re-wrote them.
+class RecordBytes {
+ public:
+  // Up to 16 fields of at most 10 bytes each (the widest record, a
+  // communication event, has 15).
+  static constexpr std::size_t kMaxBytes = 16 * 10;
+
+  void byte(std::uint8_t b) { *at_++ = b; }
+  void varint(std::uint64_t v) {
+    std::uint8_t* p = at_;
+    while (v >= 0x80) {
+      *p++ = static_cast<std::uint8_t>(v | 0x80);
+      v >>= 7;
+    }
+    *p++ = static_cast<std::uint8_t>(v);
+    at_ = p;
   }
-  out.push_back(static_cast<std::uint8_t>(v));
-}
-inline void put_delta(std::vector<std::uint8_t>& out, std::int64_t value, std::int64_t& previous) {
-  put_varint(out, zigzag(diff(value, previous)));
-  previous = value;
+  void delta(std::int64_t value, std::int64_t& previous) {
+    varint(zigzag(diff(value, previous)));
+    previous = value;
+  }
+  void append(std::vector<std::uint8_t>& out) {
+    out.insert(out.end(), buf_, at_);
+    at_ = buf_;
+  }
+
+ private:
+  std::uint8_t buf_[kMaxBytes];
+  std::uint8_t* at_ = buf_;
+};
+
+// A block's leading record count.
+void put_count(std::vector<std::uint8_t>& out, std::size_t count) {
+  RecordBytes head;
+  head.varint(count);
+  head.append(out);
 }
 
 class Reader {
@@ -104,14 +133,16 @@ std::uint64_t block_count(std::span<const std::uint8_t> blob, std::size_t min_re
 }
 
 void encode_event_block(std::span<const EventRecord> events, std::vector<std::uint8_t>& out) {
-  put_varint(out, events.size());
+  put_count(out, events.size());
   std::int64_t start = 0, id = 0, region = 0;
+  RecordBytes rec;
   for (const EventRecord& e : events) {
-    put_delta(out, e.start_ns, start);
-    put_varint(out, diff(e.end_ns, e.start_ns));
-    put_delta(out, e.id, id);
-    put_delta(out, e.region, region);
-    put_varint(out, static_cast<std::uint32_t>(e.depth));
+    rec.delta(e.start_ns, start);
+    rec.varint(diff(e.end_ns, e.start_ns));
+    rec.delta(e.id, id);
+    rec.delta(e.region, region);
+    rec.varint(static_cast<std::uint32_t>(e.depth));
+    rec.append(out);
   }
 }
 
@@ -143,9 +174,10 @@ void decode_event_block(std::span<const std::uint8_t> blob, ProcessIndex process
 
 void encode_message_block(std::span<const MessageRecord> messages, std::int64_t owner,
                           std::vector<std::uint8_t>& out) {
-  put_varint(out, messages.size());
+  put_count(out, messages.size());
   std::int64_t id = 0, comm = 0, tag = 0, bytes = 0, time = 0;
   std::int64_t send = 0, send_done = 0, recv_post = 0, recv = 0;
+  RecordBytes rec;
   for (const MessageRecord& m : messages) {
     std::uint8_t flags = (m.src != kNullRef ? kHasSrc : 0) | (m.dst != kNullRef ? kHasDst : 0) |
                          (m.send_event != kNullRef ? kHasSendEvent : 0) |
@@ -153,23 +185,24 @@ void encode_message_block(std::span<const MessageRecord> messages, std::int64_t 
                          (m.recv_post_event != kNullRef ? kHasRecvPostEvent : 0) |
                          (m.recv_event != kNullRef ? kHasRecvEvent : 0) |
                          (m.has_send_ns ? kHasSendNs : 0) | (m.has_recv_ns ? kHasRecvNs : 0);
-    out.push_back(flags);
-    put_delta(out, m.id, id);
-    if (flags & kHasSrc) put_varint(out, zigzag(diff(m.src, owner)));
-    if (flags & kHasDst) put_varint(out, zigzag(diff(m.dst, owner)));
-    put_delta(out, m.comm, comm);
-    put_delta(out, m.tag, tag);
-    put_delta(out, m.bytes, bytes);
-    if (flags & kHasSendEvent) put_delta(out, m.send_event, send);
-    if (flags & kHasSendDoneEvent) put_delta(out, m.send_done_event, send_done);
-    if (flags & kHasRecvPostEvent) put_delta(out, m.recv_post_event, recv_post);
-    if (flags & kHasRecvEvent) put_delta(out, m.recv_event, recv);
+    rec.byte(flags);
+    rec.delta(m.id, id);
+    if (flags & kHasSrc) rec.varint(zigzag(diff(m.src, owner)));
+    if (flags & kHasDst) rec.varint(zigzag(diff(m.dst, owner)));
+    rec.delta(m.comm, comm);
+    rec.delta(m.tag, tag);
+    rec.delta(m.bytes, bytes);
+    if (flags & kHasSendEvent) rec.delta(m.send_event, send);
+    if (flags & kHasSendDoneEvent) rec.delta(m.send_done_event, send_done);
+    if (flags & kHasRecvPostEvent) rec.delta(m.recv_post_event, recv_post);
+    if (flags & kHasRecvEvent) rec.delta(m.recv_event, recv);
     if (m.has_send_ns) {
-      put_delta(out, m.send_ns, time);
-      if (m.has_recv_ns) put_varint(out, zigzag(diff(m.recv_ns, m.send_ns)));
+      rec.delta(m.send_ns, time);
+      if (m.has_recv_ns) rec.varint(zigzag(diff(m.recv_ns, m.send_ns)));
     } else if (m.has_recv_ns) {
-      put_delta(out, m.recv_ns, time);
+      rec.delta(m.recv_ns, time);
     }
+    rec.append(out);
   }
 }
 
@@ -208,17 +241,19 @@ void decode_message_block(std::span<const std::uint8_t> blob, std::int64_t owner
 
 void encode_member_block(std::span<const PackedCollectiveMember> members,
                          std::vector<std::uint8_t>& out) {
-  put_varint(out, members.size());
+  put_count(out, members.size());
   std::int64_t process = 0, event = 0, start = 0, sent = 0, received = 0;
+  RecordBytes rec;
   for (const PackedCollectiveMember& p : members) {
     const StoredCollectiveMember& m = p.member;
-    put_delta(out, m.process, process);
-    out.push_back(m.event != kNullRef ? 1 : 0);
-    if (m.event != kNullRef) put_delta(out, m.event, event);
-    put_delta(out, m.start_ns, start);
-    put_varint(out, zigzag(diff(m.end_ns, m.start_ns)));
-    put_delta(out, p.bytes_sent, sent);
-    put_delta(out, p.bytes_received, received);
+    rec.delta(m.process, process);
+    rec.byte(m.event != kNullRef ? 1 : 0);
+    if (m.event != kNullRef) rec.delta(m.event, event);
+    rec.delta(m.start_ns, start);
+    rec.varint(zigzag(diff(m.end_ns, m.start_ns)));
+    rec.delta(p.bytes_sent, sent);
+    rec.delta(p.bytes_received, received);
+    rec.append(out);
   }
 }
 
@@ -249,30 +284,32 @@ void decode_member_block(std::span<const std::uint8_t> blob, std::int64_t collec
 
 void encode_comm_event_block(std::span<const CommEventRecord> events,
                              std::vector<std::uint8_t>& out) {
-  put_varint(out, events.size());
+  put_count(out, events.size());
   std::int64_t event = 0, region = 0, start = 0, partition = 0, step = 0, local_step = 0;
   std::int64_t collective = 0, message = 0, send_step = 0;
+  RecordBytes rec;
   for (const CommEventRecord& e : events) {
     auto flags = static_cast<std::uint8_t>((e.collective != kNullRef ? kHasCollective : 0) |
                                            (e.message != kNullRef ? kHasMessage : 0) |
                                            (e.send_step != kNullRef ? kHasSendStep : 0) |
                                            e.kind << kCommKindShift);
-    out.push_back(flags);
-    put_delta(out, e.event, event);
-    put_delta(out, e.region, region);
-    put_delta(out, e.start_ns, start);
-    put_varint(out, diff(e.end_ns, e.start_ns));
-    put_delta(out, e.partition, partition);
-    put_delta(out, e.step, step);
-    put_delta(out, e.local_step, local_step);
-    if (flags & kHasCollective) put_delta(out, e.collective, collective);
-    if (flags & kHasMessage) put_delta(out, e.message, message);
-    if (flags & kHasSendStep) put_delta(out, e.send_step, send_step);
+    rec.byte(flags);
+    rec.delta(e.event, event);
+    rec.delta(e.region, region);
+    rec.delta(e.start_ns, start);
+    rec.varint(diff(e.end_ns, e.start_ns));
+    rec.delta(e.partition, partition);
+    rec.delta(e.step, step);
+    rec.delta(e.local_step, local_step);
+    if (flags & kHasCollective) rec.delta(e.collective, collective);
+    if (flags & kHasMessage) rec.delta(e.message, message);
+    if (flags & kHasSendStep) rec.delta(e.send_step, send_step);
     // The metrics are never negative: plain varints of their bits.
-    put_varint(out, static_cast<std::uint64_t>(e.lateness_ns));
-    put_varint(out, static_cast<std::uint64_t>(e.global_lateness_ns));
-    put_varint(out, static_cast<std::uint64_t>(e.diff_lateness_ns));
-    put_varint(out, static_cast<std::uint64_t>(e.wait_ns));
+    rec.varint(static_cast<std::uint64_t>(e.lateness_ns));
+    rec.varint(static_cast<std::uint64_t>(e.global_lateness_ns));
+    rec.varint(static_cast<std::uint64_t>(e.diff_lateness_ns));
+    rec.varint(static_cast<std::uint64_t>(e.wait_ns));
+    rec.append(out);
   }
 }
 
@@ -309,13 +346,15 @@ void decode_comm_event_block(std::span<const std::uint8_t> blob, ProcessIndex pr
 }
 
 void encode_message_step_block(std::span<const MessageStepRecord> lines, std::vector<std::uint8_t>& out) {
-  put_varint(out, lines.size());
+  put_count(out, lines.size());
   std::int64_t src = 0, message = 0, send_step = lines.empty() ? 0 : lines.front().send_step;
+  RecordBytes rec;
   for (const MessageStepRecord& m : lines) {
-    put_delta(out, m.src, src);
-    put_delta(out, m.message, message);
-    put_varint(out, zigzag(diff(m.dst, m.src)));
-    put_varint(out, zigzag(diff(m.recv_step, send_step)));
+    rec.delta(m.src, src);
+    rec.delta(m.message, message);
+    rec.varint(zigzag(diff(m.dst, m.src)));
+    rec.varint(zigzag(diff(m.recv_step, send_step)));
+    rec.append(out);
   }
 }
 
