@@ -306,3 +306,30 @@ TEST(BlockCodec, DamagedMessageStepBlocksThrow) {
     decode_message_step_block(b, 7, out);
   });
 }
+
+// The importer encodes a location's blocks with ids from 0 and shifts them at
+// commit: the shifted blob decodes to the same events with ids + offset, and
+// is the blob the shifted events encode to.
+TEST(BlockCodec, RebasedEventBlockEqualsTheShiftedEncoding) {
+  std::vector<weft::db::EventRecord> events = {
+      {0, 3, 100, 900, 7, 0}, {1, 3, 120, 300, 9, 1}, {2, 3, 310, 320, 11, 2}, {5, 3, 400, 880, 7, 1}};
+  for (std::int64_t offset : {std::int64_t{0}, std::int64_t{1}, std::int64_t{63}, std::int64_t{64},
+                              std::int64_t{1} << 40}) {
+    SCOPED_TRACE(offset);
+    std::vector<std::uint8_t> local, rebased, expected;
+    weft::db::encode_event_block(events, local);
+    weft::db::append_rebased_event_block(local, offset, rebased);
+    std::vector<weft::db::EventRecord> shifted = events;
+    for (auto& e : shifted) e.id += offset;
+    weft::db::encode_event_block(shifted, expected);
+    EXPECT_EQ(rebased, expected);
+    std::vector<weft::db::EventRecord> decoded;
+    weft::db::decode_event_block(rebased, 3, decoded);
+    ASSERT_EQ(decoded.size(), events.size());
+    for (std::size_t k = 0; k < events.size(); ++k) EXPECT_EQ(decoded[k].id, events[k].id + offset);
+  }
+  std::vector<std::uint8_t> empty, out;
+  weft::db::encode_event_block({}, empty);
+  weft::db::append_rebased_event_block(empty, 99, out);
+  EXPECT_EQ(out, empty);
+}

@@ -19,10 +19,10 @@
 #include "otf2/message_matching.h"
 #include "otf2/otf2_definitions.h"
 #include "otf2/otf2_event_decoder.h"
+#include "otf2/location_workers.h"
 #include "otf2/otf2_location_reader.h"
 #include "otf2/otf2_process_layout.h"
 #include "store/atomic_output.h"
-#include "otf2/event_pipeline.h"
 #include "store/batch_insert.h"
 #include "store/block_codec.h"
 #include "store/block_writer.h"
@@ -90,14 +90,9 @@ void write_communicators(Database& db, const ProcessLayout& layout) {
   }
 }
 
-struct ProcessCounts {
-  EventId first_event = 0;
-  std::int64_t events = 0;
-  std::uint64_t records = 0;
-};
 
 void write_processes(Database& db, const ProcessLayout& layout, size_t first,
-                     const std::vector<ProcessCounts>& counts) {
+                     const std::vector<LocationCounts>& counts) {
   Statement insert = db.prepare("INSERT INTO processes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   for (size_t i = 0; i < counts.size(); ++i) {
     const ProcessInfo& p = layout.processes[first + i];
@@ -206,16 +201,11 @@ ImportSummary import_otf2(const ImportOptions& options) {
     write_regions(db, defs);
     write_communicators(db, layout);
 
-    // Decode location by location, in display order, so event ids come out
-    // contiguous per process.
-    std::vector<std::uint64_t> locations;
+    // Event ids come out contiguous per process, in display order.
     ImportProgress progress;
-    for (size_t i = 0; i < count; ++i) {
-      locations.push_back(layout.processes[first + i].location_ref);
+    for (size_t i = 0; i < count; ++i)
       progress.records_total += plausible_record_count(archive, layout.processes[first + i]);
-    }
     progress.locations_total = count;
-    open_location_files(archive, locations.data(), locations.size());
 
     // The bucket shift: blocks of about kTargetEventsPerBlock events, from the
     // trace length and the record counts of the definitions (an event is at
@@ -229,58 +219,38 @@ ImportSummary import_otf2(const ImportOptions& options) {
         trace_length > 0 ? choose_block_shift(trace_length, events_per_process) : -1;
     if (direct_shift >= 0) size_load_cache(db, options.cache_mib, trace_length >> direct_shift);
 
-    DecodeTotals decoded;
-    std::vector<ProcessCounts> counts(count);
-    EventId next_event = 0;
     int max_level = 0;
     int shift = direct_shift;
-    // Filled on the writer thread (EventPipeline) as locations complete: the
-    // decoding thread only ever touches one location's records.
+    // Filled by the committing worker as locations complete, in process order.
     MessageOutput messages(db, direct_shift);
     MessageMatcher matcher(layout.rank_process, first, count,
                            [&messages](std::int64_t owner, std::span<MessageRecord> run) {
                              messages.write(owner, run);
                            });
     CollectiveGrouper collectives;
-    {
-      EventPipeline pipeline(db, direct_shift, [&](ProcessIndex process, LocationRecords& records) {
-        matcher.add_process(process, records.sends, records.recvs);
-        collectives.add(records.collective_members);
-      }, options.threads >= 2);
-      ProcessIndex current = 0;
-      LocationRecords records;
-      EventRowBuffer rows([&](std::vector<EventRow>& batch) { pipeline.add(current, batch); });
-      for (size_t i = 0; i < count; ++i) {
-        const ProcessInfo& info = layout.processes[first + i];
-        current = static_cast<ProcessIndex>(first + i);
-        std::uint64_t done_before = progress.records_done;
-        LocationSummary s = decode_location(
-            archive, layout, current, next_event, ticks, decoded, records, rows,
-            [&](std::uint64_t done) {
-              progress.records_done = done_before + done;
-              if (options.progress) options.progress(progress);
-            });
-        if (info.expected_records != 0 && s.records < info.expected_records)
-          throw Error(archive.location_file(info.location_ref, ".evt"),
-                      "truncated event file: " + std::to_string(s.records) + " records, the definitions promise " +
-                          std::to_string(info.expected_records));
-        rows.flush();
-        pipeline.end_process(current, records);
-        counts[i] = {next_event, s.events, s.records};
-        next_event += s.events;
-        progress.records_done = done_before + s.records;
-        ++progress.locations_done;
-        if (options.progress) options.progress(progress);
-      }
-      close_location_files(archive);
-      timer.mark("decode");
-      if (shift < 0) {
-        shift = choose_block_shift(decoded.trace_end_ns, static_cast<std::int64_t>(decoded.records / 2 / count));
-        size_load_cache(db, options.cache_mib, decoded.trace_end_ns >> shift);
-      }
-      max_level = pipeline.finish(shift);
-      timer.mark("event blocks drained");
+    LocationWorkPlan plan{first, count, ticks, direct_shift, std::max(1, options.threads)};
+    LocationWorkers workers(
+        archive, layout, db, plan,
+        [&](ProcessIndex process, LocationRecords& records) {
+          matcher.add_process(process, records.sends, records.recvs);
+          collectives.add(records.collective_members);
+        },
+        [&](std::uint64_t records, std::size_t locations) {
+          progress.records_done = records;
+          progress.locations_done = locations;
+          if (options.progress) options.progress(progress);
+        });
+    workers.run();
+    timer.mark("decode");
+    const DecodeTotals& decoded = workers.totals();
+    if (shift < 0) {
+      shift = choose_block_shift(decoded.trace_end_ns, static_cast<std::int64_t>(decoded.records / 2 / count));
+      size_load_cache(db, options.cache_mib, decoded.trace_end_ns >> shift);
     }
+    max_level = workers.finish(shift);
+    timer.mark("staged event blocks");
+    const std::vector<LocationCounts>& counts = workers.counts();
+    const EventId next_event = workers.events();
 
     write_processes(db, layout, first, counts);
     matcher.finish();

@@ -206,6 +206,26 @@ void encode_message_block(std::span<const MessageRecord> messages, std::int64_t 
   }
 }
 
+void append_rebased_event_block(std::span<const std::uint8_t> blob, EventId offset,
+                                std::vector<std::uint8_t>& out) {
+  const std::string what = "event block";
+  Reader in(blob, what);
+  if (in.varint() == 0 || offset == 0) {
+    out.insert(out.end(), blob.begin(), blob.end());
+    return;
+  }
+  in.varint();  // the first start_ns
+  in.varint();  // its duration
+  const std::size_t id_at = blob.size() - in.left();
+  const std::int64_t id = add(0, unzigzag(in.varint()));
+  const std::size_t id_end = blob.size() - in.left();
+  out.insert(out.end(), blob.begin(), blob.begin() + static_cast<std::ptrdiff_t>(id_at));
+  RecordBytes first_id;
+  first_id.varint(zigzag(diff(add(id, static_cast<std::uint64_t>(offset)), 0)));
+  first_id.append(out);
+  out.insert(out.end(), blob.begin() + static_cast<std::ptrdiff_t>(id_end), blob.end());
+}
+
 void decode_message_block(std::span<const std::uint8_t> blob, std::int64_t owner,
                           std::vector<MessageRecord>& out, const std::string& what) {
   Reader in(blob, what);

@@ -32,6 +32,13 @@ void encode_event_block(std::span<const EventRecord> events, std::vector<std::ui
 void decode_event_block(std::span<const std::uint8_t> blob, ProcessIndex process,
                         std::vector<EventRecord>& out, const std::string& what = "event block");
 
+// Appends `blob` (an encode_event_block result) to `out` with every event id
+// increased by `offset`. Only the first record's id is stored whole (the
+// others are differences), so this rewrites one varint: the importer encodes
+// a location's blocks before it knows where the location's ids start.
+void append_rebased_event_block(std::span<const std::uint8_t> blob, EventId offset,
+                                std::vector<std::uint8_t>& out);
+
 // Messages owned by `owner` (message_owner()), in any order; ids ascending
 // gives the smallest blobs.
 void encode_message_block(std::span<const MessageRecord> messages, std::int64_t owner,

@@ -25,11 +25,7 @@ std::int64_t message_bucket(const MessageRecord& m, int shift) {
   return std::max<TimeNs>(message_time(m), 0) >> shift;
 }
 
-EventBlockWriter::EventBlockWriter(Database& db, int shift)
-    : insert_(db.prepare("INSERT INTO event_blocks VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
-      shift_(shift) {}
-
-void EventBlockWriter::write(ProcessIndex process, std::span<EventRecord> events) {
+void EventBlockEncoder::encode(std::span<EventRecord> events, std::int32_t part, EncodedEventBlocks& out) {
   if (events.empty()) return;
   // Within a process ids follow Enter order, so the importer's events are
   // nearly in start order already; sorting is the fallback for other writers.
@@ -47,38 +43,60 @@ void EventBlockWriter::write(ProcessIndex process, std::span<EventRecord> events
   for (const EventRecord& e : events)
     by_level_[at[static_cast<std::size_t>(bucket_level(e.end_ns - e.start_ns, shift_))]++] = e;
 
-  std::int32_t part = take_part(next_part_, process);
   for (std::size_t i = 0; i < by_level_.size();) {
     std::int64_t bucket = bucket_key(by_level_[i].start_ns, by_level_[i].end_ns, shift_);
     std::size_t j = i + 1;
     while (j < by_level_.size() &&
            bucket_key(by_level_[j].start_ns, by_level_[j].end_ns, shift_) == bucket)
       ++j;
-    max_level_ = std::max(max_level_, static_cast<int>(bucket / kBucketLevelStride));
-    blob_.clear();
     std::span<const EventRecord> run(by_level_.data() + i, j - i);
-    encode_event_block(run, blob_);
-    TimeNs end = run.front().end_ns;
-    EventId min_id = run.front().id, max_id = run.front().id;
+    EncodedEventBlocks::Block block{bucket, part, static_cast<std::int64_t>(run.size()), run.front().start_ns,
+                                    run.front().end_ns, run.front().id, run.front().id, out.bytes.size(), 0};
     for (const EventRecord& e : run) {
-      end = std::max(end, e.end_ns);
-      min_id = std::min(min_id, e.id);
-      max_id = std::max(max_id, e.id);
+      block.end_ns = std::max(block.end_ns, e.end_ns);
+      block.first_id = std::min(block.first_id, e.id);
+      block.last_id = std::max(block.last_id, e.id);
     }
-    insert_.bind(1, bucket);
-    insert_.bind(2, static_cast<std::int64_t>(process));
-    insert_.bind(3, static_cast<std::int64_t>(part));
-    insert_.bind(4, static_cast<std::int64_t>(run.size()));
-    insert_.bind(5, run.front().start_ns);
-    insert_.bind(6, end);
-    insert_.bind(7, min_id);
-    insert_.bind(8, max_id);
-    insert_.bind_blob_static(9, blob_.data(), blob_.size());
-    insert_.run();
-    ++blocks_written_;
+    encode_event_block(run, out.bytes);
+    block.size = out.bytes.size() - block.offset;
+    out.blocks.push_back(block);
     i = j;
   }
-  events_written_ += static_cast<std::int64_t>(events.size());
+}
+
+EventBlockWriter::EventBlockWriter(Database& db, int shift)
+    : insert_(db.prepare("INSERT INTO event_blocks VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
+      encoder_(shift) {}
+
+void EventBlockWriter::write(ProcessIndex process, std::span<EventRecord> events) {
+  if (events.empty()) return;
+  scratch_.clear();
+  encoder_.encode(events, take_part(next_part_, process), scratch_);
+  write_encoded(process, scratch_);
+}
+
+void EventBlockWriter::write_encoded(ProcessIndex process, const EncodedEventBlocks& encoded, EventId id_offset) {
+  for (const EncodedEventBlocks::Block& b : encoded.blocks) {
+    std::span<const std::uint8_t> blob(encoded.bytes.data() + b.offset, b.size);
+    if (id_offset != 0) {
+      rebased_.clear();
+      append_rebased_event_block(blob, id_offset, rebased_);
+      blob = rebased_;
+    }
+    max_level_ = std::max(max_level_, static_cast<int>(b.bucket / kBucketLevelStride));
+    insert_.bind(1, b.bucket);
+    insert_.bind(2, static_cast<std::int64_t>(process));
+    insert_.bind(3, static_cast<std::int64_t>(b.part));
+    insert_.bind(4, b.count);
+    insert_.bind(5, b.start_ns);
+    insert_.bind(6, b.end_ns);
+    insert_.bind(7, b.first_id + id_offset);
+    insert_.bind(8, b.last_id + id_offset);
+    insert_.bind_blob_static(9, blob.data(), blob.size());
+    insert_.run();
+    ++blocks_written_;
+    events_written_ += b.count;
+  }
 }
 
 MessageBlockWriter::MessageBlockWriter(Database& db, int shift)

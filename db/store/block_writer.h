@@ -15,9 +15,45 @@
 
 namespace weft::db {
 
-class EventBlockWriter {
+// Event blocks of one process, encoded but not yet inserted: the importer's
+// workers encode a location's blocks in parallel, before they know where its
+// event ids start (EventBlockWriter::write_encoded shifts them).
+struct EncodedEventBlocks {
+  struct Block {
+    std::int64_t bucket;
+    std::int32_t part;
+    std::int64_t count;
+    TimeNs start_ns;
+    TimeNs end_ns;
+    EventId first_id;
+    EventId last_id;
+    std::size_t offset;  // of the blob in `bytes`
+    std::size_t size;
+  };
+  std::vector<Block> blocks;
+  std::vector<std::uint8_t> bytes;
+  void clear() {
+    blocks.clear();
+    bytes.clear();
+  }
+};
+
+// Cuts events of one process into (bucket, process, part) blocks and encodes
+// them: the block rule, in one place.
+class EventBlockEncoder {
  public:
   // `shift` is meta.bucket_shift (event_buckets.h).
+  explicit EventBlockEncoder(int shift) : shift_(shift) {}
+  // Appends the blocks of `events` (reordered in place), all with part `part`.
+  void encode(std::span<EventRecord> events, std::int32_t part, EncodedEventBlocks& out);
+
+ private:
+  int shift_;
+  std::vector<EventRecord> by_level_;
+};
+
+class EventBlockWriter {
+ public:
   EventBlockWriter(Database& db, int shift);
 
   // Writes events of one process. `events` is reordered in place. A process
@@ -25,22 +61,23 @@ class EventBlockWriter {
   // bound memory); each call adds new parts, so a (bucket, process) can have
   // several block rows.
   void write(ProcessIndex process, std::span<EventRecord> events);
+  // Inserts blocks of `process` encoded elsewhere (their parts are theirs),
+  // every event id increased by `id_offset`.
+  void write_encoded(ProcessIndex process, const EncodedEventBlocks& encoded, EventId id_offset = 0);
 
   int max_level() const { return max_level_; }
   std::int64_t events_written() const { return events_written_; }
   std::int64_t blocks_written() const { return blocks_written_; }
 
  private:
-  void write_block(ProcessIndex process, std::int64_t bucket, std::span<const EventRecord> run);
-
   Statement insert_;
-  int shift_;
+  EventBlockEncoder encoder_;
   int max_level_ = 0;
   std::int64_t events_written_ = 0;
   std::int64_t blocks_written_ = 0;
   std::vector<std::int32_t> next_part_;  // by process
-  std::vector<EventRecord> by_level_;
-  std::vector<std::uint8_t> blob_;
+  EncodedEventBlocks scratch_;
+  std::vector<std::uint8_t> rebased_;
 };
 
 class MessageBlockWriter {

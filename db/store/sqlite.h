@@ -79,6 +79,7 @@ class Statement {
   double column_double(int col) const { return sqlite3_column_double(stmt_, col); }
   bool column_is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
   std::string column_text(int col) const;
+  int column_count() const { return sqlite3_column_count(stmt_); }
   // Valid until the next step/reset.
   std::span<const std::uint8_t> column_blob(int col) const {
     const void* data = sqlite3_column_blob(stmt_, col);

@@ -1,0 +1,106 @@
+// The importer's parallel decoding (db/otf2/location_workers.h): workers
+// decode and encode locations with ids from 0 and commit them in process
+// order. Whatever the number of workers, the run is the same, and a location
+// longer than one piece is written in parts that hold every event once.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "import_test_support.h"
+#include "otf2/location_workers.h"
+#include "otf2/otf2_importer.h"
+#include "otf2/otf2_synth_writer.h"
+#include "store/block_codec.h"
+#include "store/sqlite.h"
+#include "synth/synth_options.h"
+#include "synth_test_support.h"
+
+namespace {
+
+using weft::synth::Pattern;
+using weft::synth::SynthOptions;
+
+std::string import_with(const std::string& anchor, const weft::test::fs::path& out, int threads) {
+  weft::db::ImportOptions import;
+  import.trace_path = anchor;
+  import.output_path = out.string();
+  import.threads = threads;
+  weft::db::import_otf2(import);
+  return out.string();
+}
+
+// Every row of the tables an import writes, as text (meta without the paths).
+std::string dump_run(const std::string& path) {
+  weft::db::Database db(path, weft::db::Database::Mode::ReadOnly);
+  const char* queries[] = {
+      "SELECT bucket, process, part, count, start_ns, end_ns, first_id, last_id, hex(data) FROM event_blocks ORDER BY 1, 2, 3",
+      "SELECT bucket, process, part, count, start_ns, end_ns, first_id, last_id, hex(data) FROM message_blocks ORDER BY 1, 2, 3",
+      "SELECT * FROM collectives ORDER BY 1",
+      "SELECT collective, count, hex(data) FROM collective_member_blocks ORDER BY 1",
+      "SELECT * FROM processes ORDER BY 1",
+      "SELECT key, value FROM meta WHERE key NOT IN ('source_path') ORDER BY 1",
+  };
+  std::string text;
+  for (const char* sql : queries) {
+    weft::db::Statement s = db.prepare(sql);
+    while (s.step()) {
+      for (int c = 0; c < s.column_count(); ++c) text += s.column_text(c) + "|";
+      text += "\n";
+    }
+    text += "--\n";
+  }
+  return text;
+}
+
+TEST(ImportWorkers, OneAndTwoWorkersWriteTheSameRun) {
+  for (Pattern pattern : {Pattern::AmgLike, Pattern::Stencil2d, Pattern::AllreduceBinomial}) {
+    SCOPED_TRACE(std::string(weft::synth::pattern_name(pattern)));
+    weft::test::TempDir dir("workers");
+    SynthOptions options;
+    options.pattern = pattern;
+    options.procs = 12;
+    options.iterations = 3;
+    options.jitter = 0.2;
+    const auto info = weft::db::write_synth_archive(options, (dir.path / "trace").string(), false);
+    const std::string one = dump_run(import_with(info.anchor_path, dir.path / "one.weft", 1));
+    const std::string two = dump_run(import_with(info.anchor_path, dir.path / "two.weft", 2));
+    EXPECT_GT(one.size(), 1000u);
+    EXPECT_EQ(one, two);
+  }
+}
+
+// pingpong ranks 0 and 1 have 1 + 3i events: with i = 200,000 that is
+// 600,001, more than one piece (LocationWorkers::kPieceEvents = 524,288).
+TEST(ImportWorkers, LongLocationIsWrittenInPartsHoldingEveryEventOnce) {
+  ASSERT_LT(weft::db::LocationWorkers::kPieceEvents, 600001u);
+  weft::test::TempDir dir("workers-long");
+  SynthOptions options;
+  options.pattern = Pattern::Pingpong;
+  options.procs = 2;
+  options.iterations = 200000;
+  const auto info = weft::db::write_synth_archive(options, (dir.path / "trace").string(), false);
+  const std::string path = import_with(info.anchor_path, dir.path / "run.weft", 2);
+
+  weft::db::Database db(path, weft::db::Database::Mode::ReadOnly);
+  EXPECT_GT(db.query_int("SELECT max(part) FROM event_blocks WHERE process = 0"), 0);
+  for (int process = 0; process < 2; ++process) {
+    SCOPED_TRACE(process);
+    const std::int64_t first = db.query_int("SELECT first_event FROM processes WHERE process = " + std::to_string(process));
+    std::vector<weft::db::EventRecord> events;
+    weft::db::Statement s = db.prepare("SELECT data FROM event_blocks WHERE process = ?1");
+    s.bind(1, std::int64_t{process});
+    while (s.step()) weft::db::decode_event_block(s.column_blob(0), process, events);
+    ASSERT_EQ(events.size(), 600001u);
+    std::vector<std::int64_t> ids;
+    for (const auto& e : events) ids.push_back(e.id);
+    std::sort(ids.begin(), ids.end());
+    for (std::size_t k = 0; k < ids.size(); ++k) ASSERT_EQ(ids[k], first + static_cast<std::int64_t>(k)) << k;
+  }
+  EXPECT_EQ(db.query_int("SELECT first_event FROM processes WHERE process = 1"), 600001);
+  EXPECT_EQ(dump_run(path), dump_run(import_with(info.anchor_path, dir.path / "one.weft", 1)));
+}
+
+}  // namespace
