@@ -100,7 +100,7 @@ void add_import_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", args->quiet, "no progress bar and no summary line");
   cmd->add_flag("--no-analyze", args->no_analyze, "skip the logical structure analysis (run `weft analyze` later)");
   add_analysis_options(cmd, args->analysis);
-  add_threads_option(cmd, args->resources, 2);
+  add_threads_option(cmd, args->resources, 64);
   add_load_cache_option(cmd, args->resources);
   // Benchmark baseline: read every event with the importer's reader, store nothing.
   cmd->add_flag("--decode-only", args->decode_only, "")->group("");

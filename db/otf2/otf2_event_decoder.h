@@ -122,7 +122,7 @@ struct DecodeTotals {
 using EventRowSink = std::function<void(std::vector<EventRow>& rows)>;
 
 // Collects event rows and hands them to the sink 64K at a time, so the sink
-// (a database insert, a queue to a writer thread) is called per batch, never per event.
+// (a worker's piece of rows to encode) is called per batch, never per event.
 class EventRowBuffer {
  public:
   static constexpr std::size_t kBatchRows = 65536;

@@ -1,11 +1,11 @@
 #pragma once
 // `weft import`: one OTF2 archive → one .weft database (docs/schema.md).
 //
-// Locations are read one at a time with their own local event reader and
-// decoded in one pass on the calling thread; a writer thread packs each
-// process's events into time-bucketed blocks and writes them while decoding
-// goes on (event_pipeline.h); messages and collectives are matched in memory
-// after the last location and written as blocks too.
+// Locations are read with a local event reader each and decoded in one pass
+// by workers on every core, which also pack each location's events into
+// time-bucketed blocks; the locations are committed in process order, where
+// messages and collectives are matched (location_workers.h) and written as
+// blocks too.
 // The output appears atomically (db/store/atomic_output.h).
 #include <cstdint>
 #include <functional>
