@@ -23,11 +23,13 @@ namespace {
 using weft::synth::Pattern;
 using weft::synth::SynthOptions;
 
-std::string import_with(const std::string& anchor, const weft::test::fs::path& out, int threads) {
+std::string import_with(const std::string& anchor, const weft::test::fs::path& out, int threads,
+                        std::size_t piece_events = 0) {
   weft::db::ImportOptions import;
   import.trace_path = anchor;
   import.output_path = out.string();
   import.threads = threads;
+  import.piece_events = piece_events;
   weft::db::import_otf2(import);
   return out.string();
 }
@@ -72,20 +74,22 @@ TEST(ImportWorkers, OneAndTwoWorkersWriteTheSameRun) {
   }
 }
 
-// pingpong ranks 0 and 1 have 1 + 3i events: with i = 200,000 that is
-// 600,001, more than one piece (LocationWorkers::kPieceEvents = 524,288).
+// pingpong ranks 0 and 1 have 1 + 3i events: with i = 2,000 that is 6,001,
+// more than six pieces of 1,000 rows (the default piece is 512K rows; the
+// rule is the same).
 TEST(ImportWorkers, LongLocationIsWrittenInPartsHoldingEveryEventOnce) {
-  ASSERT_LT(weft::db::LocationWorkers::kPieceEvents, 600001u);
+  constexpr std::size_t kPiece = 1000;
+  constexpr std::size_t kEvents = 6001;
   weft::test::TempDir dir("workers-long");
   SynthOptions options;
   options.pattern = Pattern::Pingpong;
   options.procs = 2;
-  options.iterations = 200000;
+  options.iterations = 2000;
   const auto info = weft::db::write_synth_archive(options, (dir.path / "trace").string(), false);
-  const std::string path = import_with(info.anchor_path, dir.path / "run.weft", 2);
+  const std::string path = import_with(info.anchor_path, dir.path / "run.weft", 2, kPiece);
 
   weft::db::Database db(path, weft::db::Database::Mode::ReadOnly);
-  EXPECT_GT(db.query_int("SELECT max(part) FROM event_blocks WHERE process = 0"), 0);
+  EXPECT_GE(db.query_int("SELECT max(part) FROM event_blocks WHERE process = 0"), 5);
   for (int process = 0; process < 2; ++process) {
     SCOPED_TRACE(process);
     const std::int64_t first = db.query_int("SELECT first_event FROM processes WHERE process = " + std::to_string(process));
@@ -93,14 +97,14 @@ TEST(ImportWorkers, LongLocationIsWrittenInPartsHoldingEveryEventOnce) {
     weft::db::Statement s = db.prepare("SELECT data FROM event_blocks WHERE process = ?1");
     s.bind(1, std::int64_t{process});
     while (s.step()) weft::db::decode_event_block(s.column_blob(0), process, events);
-    ASSERT_EQ(events.size(), 600001u);
+    ASSERT_EQ(events.size(), kEvents);
     std::vector<std::int64_t> ids;
     for (const auto& e : events) ids.push_back(e.id);
     std::sort(ids.begin(), ids.end());
     for (std::size_t k = 0; k < ids.size(); ++k) ASSERT_EQ(ids[k], first + static_cast<std::int64_t>(k)) << k;
   }
-  EXPECT_EQ(db.query_int("SELECT first_event FROM processes WHERE process = 1"), 600001);
-  EXPECT_EQ(dump_run(path), dump_run(import_with(info.anchor_path, dir.path / "one.weft", 1)));
+  EXPECT_EQ(db.query_int("SELECT first_event FROM processes WHERE process = 1"), static_cast<std::int64_t>(kEvents));
+  EXPECT_EQ(dump_run(path), dump_run(import_with(info.anchor_path, dir.path / "one.weft", 1, kPiece)));
 }
 
 }  // namespace

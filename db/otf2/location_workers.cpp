@@ -34,10 +34,12 @@ struct LocationWorkers::Slot {
 // A worker's own state: the rows of its current piece, its encoder.
 class LocationWorkers::Worker {
  public:
-  explicit Worker(int shift)
+  Worker(int shift, std::size_t piece_events)
       : encoder_(shift < 0 ? 0 : shift),
         staged_(shift < 0),
-        rows_([this](std::vector<EventRow>& batch) { add(batch); }) {}
+        piece_events_(piece_events),
+        rows_([this](std::vector<EventRow>& batch) { add(batch); },
+              std::min(EventRowBuffer::kBatchRows, piece_events)) {}
 
   EventRowBuffer& start_location(Slot& slot) {
     slot_ = &slot;
@@ -58,7 +60,7 @@ class LocationWorkers::Worker {
     else
       piece_.insert(piece_.end(), batch.begin(), batch.end());
     batch.clear();
-    if (piece_.size() >= kPieceEvents) flush();
+    if (piece_.size() >= piece_events_) flush();
   }
 
   // Encodes (or, staged, keeps) the rows of the piece.
@@ -87,6 +89,7 @@ class LocationWorkers::Worker {
 
   EventBlockEncoder encoder_;
   bool staged_;
+  std::size_t piece_events_;
   EventRowBuffer rows_;
   Slot* slot_ = nullptr;
   std::int32_t next_part_ = 0;
@@ -135,7 +138,7 @@ void LocationWorkers::run() {
 }
 
 void LocationWorkers::work(const Otf2Archive& archive) {
-  Worker worker(plan_.shift);
+  Worker worker(plan_.shift, plan_.piece_events > 0 ? plan_.piece_events : kPieceEvents);
   try {
     for (;;) {
       std::size_t k = 0;

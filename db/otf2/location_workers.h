@@ -50,6 +50,7 @@ struct LocationWorkPlan {
   TickConverter ticks;
   int shift = -1;  // meta.bucket_shift; < 0: unknown until the end (staged)
   int threads = 2;
+  std::size_t piece_events = 0;  // rows a worker holds before encoding; 0: kPieceEvents
 };
 
 // In process order, on the committing worker: a location's records with

@@ -228,7 +228,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
                              messages.write(owner, run);
                            });
     CollectiveGrouper collectives;
-    LocationWorkPlan plan{first, count, ticks, direct_shift, std::max(1, options.threads)};
+    LocationWorkPlan plan{first, count, ticks, direct_shift, std::max(1, options.threads), options.piece_events};
     LocationWorkers workers(
         archive, layout, db, plan,
         [&](ProcessIndex process, LocationRecords& records) {

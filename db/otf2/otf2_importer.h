@@ -46,6 +46,10 @@ struct ImportOptions {
   // SQLite page cache of the output database during the load, MiB; 0:
   // sized to the trace's bucket count (bulk_load_cache_mib).
   int cache_mib = 0;
+  // Event rows a decoding worker holds before it encodes them (a longer
+  // location is written in several parts); 0: LocationWorkers::kPieceEvents.
+  // Tests make it small.
+  std::size_t piece_events = 0;
   ImportProgressCallback progress;
   std::string weft_version = "unknown";  // written to meta.weft_version
   // Runs on the complete database before it is published under output_path
