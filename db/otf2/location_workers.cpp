@@ -116,20 +116,16 @@ LocationWorkers::LocationWorkers(const Otf2Archive& archive, const ProcessLayout
 LocationWorkers::~LocationWorkers() = default;
 
 void LocationWorkers::run() {
-  std::vector<std::thread> helpers;
+  // OTF2 readers are not shared between threads: each helper opens the
+  // archive again (its definitions are already known from `archive_`). All
+  // are opened before any thread starts, so a failure leaves none running.
   std::vector<std::unique_ptr<Otf2Archive>> archives;
-  {
-    // OTF2 readers are not shared between threads: each helper opens the
-    // archive again (its definitions are already known from `archive_`).
-    for (int t = 1; t < plan_.threads && static_cast<std::size_t>(t) < plan_.count; ++t)
-      archives.push_back(std::make_unique<Otf2Archive>(archive_.anchor_path()));
-    for (auto& a : archives) {
-      Otf2Archive& archive = *a;
-      open_location_files(archive, locations_.data(), locations_.size());
-      helpers.emplace_back([this, &archive] { work(archive); });
-    }
-  }
+  for (int t = 1; t < plan_.threads && static_cast<std::size_t>(t) < plan_.count; ++t)
+    archives.push_back(std::make_unique<Otf2Archive>(archive_.anchor_path()));
+  for (auto& a : archives) open_location_files(*a, locations_.data(), locations_.size());
   open_location_files(archive_, locations_.data(), locations_.size());
+  std::vector<std::thread> helpers;
+  for (auto& a : archives) helpers.emplace_back([this, &archive = *a] { work(archive); });
   work(archive_);
   for (std::thread& t : helpers) t.join();
   close_location_files(archive_);

@@ -90,7 +90,6 @@ void write_communicators(Database& db, const ProcessLayout& layout) {
   }
 }
 
-
 void write_processes(Database& db, const ProcessLayout& layout, size_t first,
                      const std::vector<LocationCounts>& counts) {
   Statement insert = db.prepare("INSERT INTO processes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -219,7 +218,6 @@ ImportSummary import_otf2(const ImportOptions& options) {
         trace_length > 0 ? choose_block_shift(trace_length, events_per_process) : -1;
     if (direct_shift >= 0) size_load_cache(db, options.cache_mib, trace_length >> direct_shift);
 
-    int max_level = 0;
     int shift = direct_shift;
     // Filled by the committing worker as locations complete, in process order.
     MessageOutput messages(db, direct_shift);
@@ -247,7 +245,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
       shift = choose_block_shift(decoded.trace_end_ns, static_cast<std::int64_t>(decoded.records / 2 / count));
       size_load_cache(db, options.cache_mib, decoded.trace_end_ns >> shift);
     }
-    max_level = workers.finish(shift);
+    const int max_level = workers.finish(shift);
     timer.mark("staged event blocks");
     const std::vector<LocationCounts>& counts = workers.counts();
     const EventId next_event = workers.events();
