@@ -10,15 +10,17 @@
 
 namespace weft::db {
 
-// One location between its decoding and its commit.
+// One location between its decoding and its storing.
 struct LocationWorkers::Slot {
-  bool done = false;
+  bool done = false;  // decoded (or failed)
   LocationSummary summary;
   DecodeTotals totals;  // of this location alone
   LocationRecords records;
   EncodedEventBlocks blocks;       // ids from 0
   std::vector<EventRecord> rows;   // staged mode, ids from 0
   std::exception_ptr error;
+  EventId base = 0;                // its first event id, once ordered
+  MatchedMessages matched;         // what ordering it completed
 
   void reset() {
     done = false;
@@ -28,6 +30,8 @@ struct LocationWorkers::Slot {
     blocks.clear();
     rows.clear();
     error = nullptr;
+    base = 0;
+    matched.clear();
   }
 };
 
@@ -98,13 +102,14 @@ class LocationWorkers::Worker {
 };
 
 LocationWorkers::LocationWorkers(const Otf2Archive& archive, const ProcessLayout& layout, Database& db,
-                                 const LocationWorkPlan& plan, LocationRecordsSink sink,
-                                 LocationProgress progress)
+                                 const LocationWorkPlan& plan, LocationRecordsSink order_sink,
+                                 MatchedMessagesSink store_sink, LocationProgress progress)
     : archive_(archive),
       layout_(layout),
       db_(db),
       plan_(plan),
-      sink_(std::move(sink)),
+      order_sink_(std::move(order_sink)),
+      store_sink_(std::move(store_sink)),
       progress_(std::move(progress)),
       counts_(plan.count) {
   for (std::size_t i = 0; i < plan_.count; ++i)
@@ -133,6 +138,18 @@ void LocationWorkers::run() {
   if (error_) std::rethrow_exception(error_);
 }
 
+bool LocationWorkers::can_order() const {
+  // Only a claimed location owns its slot: with kRing locations ordered and
+  // not stored, the slot of the next one still holds the first of them.
+  return !ordering_ && ordered_ < next_claim_ && slots_[ordered_ % kRing]->done;
+}
+
+bool LocationWorkers::can_store() const { return !storing_ && stored_ < ordered_; }
+
+bool LocationWorkers::can_claim() const {
+  return next_claim_ < plan_.count && next_claim_ < stored_ + kRing;
+}
+
 void LocationWorkers::work(const Otf2Archive& archive) {
   Worker worker(plan_.shift, plan_.piece_events > 0 ? plan_.piece_events : kPieceEvents);
   try {
@@ -140,10 +157,19 @@ void LocationWorkers::work(const Otf2Archive& archive) {
       std::size_t k = 0;
       {
         std::unique_lock lock(mutex_);
+        // The serial stages first: they are the run's critical path.
         changed_.wait(lock, [this] {
-          return stop_ || next_claim_ >= plan_.count || next_claim_ < committed_ + kRing;
+          return stop_ || can_order() || can_store() || can_claim() || next_claim_ >= plan_.count;
         });
-        if (stop_ || next_claim_ >= plan_.count) return;
+        if (stop_) return;
+        if (can_order() || can_store()) {
+          lock.unlock();
+          run_serial_stages();
+          continue;
+        }
+        // Every location is claimed and no stage is free: the workers still
+        // decoding or in a stage finish the rest.
+        if (!can_claim()) return;
         k = next_claim_++;
       }
       Slot& slot = *slots_[k % kRing];  // this worker's until it is done
@@ -169,11 +195,9 @@ void LocationWorkers::work(const Otf2Archive& archive) {
       } catch (...) {
         slot.error = std::current_exception();
       }
-      {
-        std::lock_guard lock(mutex_);
-        slot.done = true;
-      }
-      commit_ready();
+      std::lock_guard lock(mutex_);
+      slot.done = true;
+      changed_.notify_all();
     }
   } catch (...) {
     std::lock_guard lock(mutex_);
@@ -183,40 +207,48 @@ void LocationWorkers::work(const Otf2Archive& archive) {
   }
 }
 
-// Commits every location that is next in order and decoded, unless another
-// worker is already doing so (it will take these too).
-void LocationWorkers::commit_ready() {
+// Takes the next location of whichever stage is free and has one, until
+// neither has. Ordering goes first: it makes work for storing.
+void LocationWorkers::run_serial_stages() {
   std::unique_lock lock(mutex_);
-  while (!committing_ && !stop_ && committed_ < plan_.count && slots_[committed_ % kRing]->done) {
-    committing_ = true;
-    const std::size_t k = committed_;
+  while (!stop_) {
+    const bool ordering = can_order();
+    if (!ordering && !can_store()) return;
+    bool& busy = ordering ? ordering_ : storing_;
+    std::size_t& next = ordering ? ordered_ : stored_;
+    const std::size_t k = next;
     Slot& slot = *slots_[k % kRing];
+    busy = true;
     lock.unlock();
     std::exception_ptr failed;
     try {
-      commit(k, slot);
+      if (ordering)
+        order(k, slot);
+      else
+        store(k, slot);
     } catch (...) {
       failed = std::current_exception();
     }
     lock.lock();
-    committing_ = false;
+    busy = false;
     if (failed) {
       if (!error_) error_ = failed;
       stop_ = true;
     } else {
-      slot.reset();
-      ++committed_;
+      if (!ordering) slot.reset();
+      ++next;
     }
     changed_.notify_all();
   }
 }
 
-// Location k, the next in process order: ids shifted to the run's,
-// blocks written, records handed on.
-void LocationWorkers::commit(std::size_t k, Slot& slot) {
+// Location k, the next in process order: ids shifted to the run's, records
+// handed on.
+void LocationWorkers::order(std::size_t k, Slot& slot) {
   if (slot.error) std::rethrow_exception(slot.error);
   const auto process = static_cast<ProcessIndex>(plan_.first + k);
   const EventId base = next_event_;
+  slot.base = base;
   // Receives are matched in posting order, numbered by records handled so
   // far in the whole run.
   const std::uint64_t seq_base = totals_.handled_records;
@@ -233,15 +265,7 @@ void LocationWorkers::commit(std::size_t k, Slot& slot) {
     shift_event(r.recv_event);
   }
   for (CollectiveMemberRecord& m : slot.records.collective_members) shift_event(m.event);
-
-  if (writer_) {
-    writer_->write_encoded(process, slot.blocks, base);
-  } else {
-    for (EventRecord& e : slot.rows) e.id += base;
-    staged_rows_.emplace_back(process, std::move(slot.rows));
-    slot.rows = {};
-  }
-  sink_(process, slot.records);
+  order_sink_(process, slot.records, slot.matched);
 
   counts_[k] = {base, slot.summary.events, slot.summary.records};
   next_event_ += slot.summary.events;
@@ -250,6 +274,20 @@ void LocationWorkers::commit(std::size_t k, Slot& slot) {
   totals_.unclosed_regions += slot.totals.unclosed_regions;
   totals_.unmatched_leaves += slot.totals.unmatched_leaves;
   totals_.trace_end_ns = std::max(totals_.trace_end_ns, slot.totals.trace_end_ns);
+}
+
+// Location k, the next in process order after ordering: its blocks and the
+// messages its ordering matched are written.
+void LocationWorkers::store(std::size_t k, Slot& slot) {
+  const auto process = static_cast<ProcessIndex>(plan_.first + k);
+  if (writer_) {
+    writer_->write_encoded(process, slot.blocks, slot.base);
+  } else {
+    for (EventRecord& e : slot.rows) e.id += slot.base;
+    staged_rows_.emplace_back(process, std::move(slot.rows));
+    slot.rows = {};
+  }
+  store_sink_(slot.matched);
   // Vectors grown for one long location are not kept for the next ones.
   if (slot.blocks.bytes.capacity() > (std::size_t{16} << 20)) release_memory(slot.blocks.bytes);
   report_progress();
@@ -259,12 +297,12 @@ void LocationWorkers::report_progress() {
   if (!progress_) return;
   std::unique_lock lock(progress_mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return;  // another worker is reporting
-  std::size_t committed = 0;
+  std::size_t stored = 0;
   {
     std::lock_guard state(mutex_);
-    committed = committed_;
+    stored = stored_;
   }
-  progress_(records_decoded_, committed);
+  progress_(records_decoded_, stored);
 }
 
 int LocationWorkers::finish(int shift) {

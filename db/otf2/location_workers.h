@@ -1,12 +1,19 @@
 #pragma once
 // The importer's decoding. Every worker (the calling thread and threads - 1
 // more, each with its own OTF2 reader) takes the next location, decodes it and
-// encodes its event blocks with event ids counted from 0. The locations are
-// then committed one at a time, in process order, by whichever worker
-// completes the next one: event ids and receive posting numbers are shifted
-// to their place in the run, the blocks are inserted, and the location's
-// send, receive and collective records go to the importer's sink (message
-// matching and collective grouping, which need process order).
+// encodes its event blocks with event ids counted from 0. Each location then
+// passes two serial stages, each taking the locations one at a time in process
+// order, on whichever worker is free:
+// - ordering: event ids and receive posting numbers are shifted to their
+//   place in the run, and the location's send, receive and collective records
+//   go to the importer's sink (message matching and collective grouping, which
+//   need process order); the messages this completes wait with the location;
+// - storing: its event blocks and those messages are inserted (SQLite has one
+//   writer).
+// Two stages rather than one commit, because one serial commit was the bound
+// at few processes: at 64 processes it took longer than decoding, and the
+// inserts ran up to 1.8 times slower beside a decoding CPU than alone. Now one
+// worker can match location k+1 while another inserts location k.
 //
 // Why this shape: the work goes to whichever CPU is free, and only compact
 // blocks and the records to match pass between CPUs. The previous design, a
@@ -17,8 +24,8 @@
 //
 // Memory: a worker holds at most kPieceEvents event rows before it encodes
 // them (a longer location becomes several block parts); a decoded location
-// waits for its commit with its blocks encoded (~5 bytes an event) and its
-// records; at most kRing locations from the next one to commit are taken.
+// waits for its stages with its blocks encoded (~5 bytes an event) and its
+// records; at most kRing locations from the next one to store are taken.
 // Without a trace length in the definitions the bucket shift is unknown until
 // the end: the rows are then kept (the staged mode) and written by finish().
 #include <condition_variable>
@@ -27,6 +34,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "otf2/otf2_archive.h"
@@ -53,10 +62,29 @@ struct LocationWorkPlan {
   std::size_t piece_events = 0;  // rows a worker holds before encoding; 0: kPieceEvents
 };
 
-// In process order, on the committing worker: a location's records with
-// their final event ids. May write to the database.
-using LocationRecordsSink = std::function<void(ProcessIndex, LocationRecords&)>;
-// Records decoded so far and locations committed so far; called by one
+// Messages that ordering a location completed, in the runs of one owner each
+// in which the matcher handed them, waiting to be stored.
+struct MatchedMessages {
+  std::vector<MessageRecord> messages;
+  std::vector<std::pair<std::int64_t, std::size_t>> runs;  // (owner, end in messages)
+  void add(std::int64_t owner, std::span<const MessageRecord> run) {
+    messages.insert(messages.end(), run.begin(), run.end());
+    runs.emplace_back(owner, messages.size());
+  }
+  void clear() {
+    messages.clear();
+    runs.clear();
+  }
+};
+
+// In process order, on the worker ordering the location: its records with
+// their final event ids; what they complete goes to `matched`. Must not
+// write to the database (another worker may be storing).
+using LocationRecordsSink = std::function<void(ProcessIndex, LocationRecords&, MatchedMessages& matched)>;
+// In process order, on the worker storing the location, after its event
+// blocks: stores what ordering it matched.
+using MatchedMessagesSink = std::function<void(MatchedMessages&)>;
+// Records decoded so far and locations stored so far; called by one
 // worker at a time.
 using LocationProgress = std::function<void(std::uint64_t records, std::size_t locations)>;
 
@@ -66,12 +94,13 @@ class LocationWorkers {
   static constexpr std::size_t kRing = 4;
 
   LocationWorkers(const Otf2Archive& archive, const ProcessLayout& layout, Database& db,
-                  const LocationWorkPlan& plan, LocationRecordsSink sink, LocationProgress progress);
+                  const LocationWorkPlan& plan, LocationRecordsSink order_sink,
+                  MatchedMessagesSink store_sink, LocationProgress progress);
   ~LocationWorkers();
   LocationWorkers(const LocationWorkers&) = delete;
   LocationWorkers& operator=(const LocationWorkers&) = delete;
 
-  // Decodes and commits every location. Rethrows the first failure in
+  // Decodes, orders and stores every location. Rethrows the first failure in
   // process order (a damaged location, or the sink's).
   void run();
   // Staged mode: writes the kept rows with `shift`. Returns the largest
@@ -87,15 +116,23 @@ class LocationWorkers {
   class Worker;
 
   void work(const Otf2Archive& archive);
-  void commit_ready();
-  void commit(std::size_t k, Slot& slot);
+  // Under mutex_: whether a stage can take its next location, whether a
+  // worker can claim one to decode.
+  bool can_order() const;
+  bool can_store() const;
+  bool can_claim() const;
+  // Runs the serial stages while either has a location ready and is free.
+  void run_serial_stages();
+  void order(std::size_t k, Slot& slot);
+  void store(std::size_t k, Slot& slot);
   void report_progress();
 
   const Otf2Archive& archive_;
   const ProcessLayout& layout_;
   Database& db_;
   LocationWorkPlan plan_;
-  LocationRecordsSink sink_;
+  LocationRecordsSink order_sink_;
+  MatchedMessagesSink store_sink_;
   LocationProgress progress_;
   std::vector<std::uint64_t> locations_;  // OTF2 location refs, by location index
 
@@ -103,17 +140,20 @@ class LocationWorkers {
   std::condition_variable changed_;
   std::vector<std::unique_ptr<Slot>> slots_;  // location k in slots_[k % kRing]
   std::size_t next_claim_ = 0;
-  std::size_t committed_ = 0;
-  bool committing_ = false;
+  std::size_t ordered_ = 0;  // locations through the ordering stage
+  std::size_t stored_ = 0;   // and through the storing stage; a slot is free after it
+  bool ordering_ = false;
+  bool storing_ = false;
   bool stop_ = false;
   std::exception_ptr error_;
 
   std::mutex progress_mutex_;
   std::uint64_t records_decoded_ = 0;  // under progress_mutex_
 
-  // The committing worker's (one at a time).
+  // The storing worker's (one at a time).
   std::unique_ptr<EventBlockWriter> writer_;  // null while staged
   std::vector<std::pair<ProcessIndex, std::vector<EventRecord>>> staged_rows_;
+  // The ordering worker's (one at a time).
   DecodeTotals totals_;
   std::vector<LocationCounts> counts_;
   EventId next_event_ = 0;

@@ -219,19 +219,34 @@ ImportSummary import_otf2(const ImportOptions& options) {
     if (direct_shift >= 0) size_load_cache(db, options.cache_mib, trace_length >> direct_shift);
 
     int shift = direct_shift;
-    // Filled by the committing worker as locations complete, in process order.
+    // Fed by the ordering stage as locations complete, in process order. The
+    // messages it matches wait with their location for the storing stage;
+    // those matched after the last location are written at once.
     MessageOutput messages(db, direct_shift);
+    MatchedMessages* matched_now = nullptr;
     MessageMatcher matcher(layout.rank_process, first, count,
-                           [&messages](std::int64_t owner, std::span<MessageRecord> run) {
-                             messages.write(owner, run);
+                           [&](std::int64_t owner, std::span<MessageRecord> run) {
+                             if (matched_now)
+                               matched_now->add(owner, run);
+                             else
+                               messages.write(owner, run);
                            });
     CollectiveGrouper collectives;
     LocationWorkPlan plan{first, count, ticks, direct_shift, std::max(1, options.threads), options.piece_events};
     LocationWorkers workers(
         archive, layout, db, plan,
-        [&](ProcessIndex process, LocationRecords& records) {
+        [&](ProcessIndex process, LocationRecords& records, MatchedMessages& matched) {
+          matched_now = &matched;
           matcher.add_process(process, records.sends, records.recvs);
+          matched_now = nullptr;
           collectives.add(records.collective_members);
+        },
+        [&](MatchedMessages& matched) {
+          std::size_t begin = 0;
+          for (auto [owner, end] : matched.runs) {
+            messages.write(owner, std::span(matched.messages).subspan(begin, end - begin));
+            begin = end;
+          }
         },
         [&](std::uint64_t records, std::size_t locations) {
           progress.records_done = records;
