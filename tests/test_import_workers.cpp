@@ -35,6 +35,17 @@ std::string import_with(const std::string& anchor, const weft::test::fs::path& o
   return out.string();
 }
 
+// A synthetic OTF2 trace in `dir`; returns its anchor path.
+std::string write_trace(const weft::test::fs::path& dir, Pattern pattern, int procs, int iterations,
+                        double jitter = 0) {
+  SynthOptions options;
+  options.pattern = pattern;
+  options.procs = procs;
+  options.iterations = iterations;
+  options.jitter = jitter;
+  return weft::db::write_synth_archive(options, (dir / "trace").string(), false).anchor_path;
+}
+
 // Every row of the tables an import writes, as text (meta without the paths).
 std::string dump_run(const std::string& path) {
   weft::db::Database db(path, weft::db::Database::Mode::ReadOnly);
@@ -62,14 +73,9 @@ TEST(ImportWorkers, OneAndTwoWorkersWriteTheSameRun) {
   for (Pattern pattern : {Pattern::AmgLike, Pattern::Stencil2d, Pattern::AllreduceBinomial}) {
     SCOPED_TRACE(std::string(weft::synth::pattern_name(pattern)));
     weft::test::TempDir dir("workers");
-    SynthOptions options;
-    options.pattern = pattern;
-    options.procs = 12;
-    options.iterations = 3;
-    options.jitter = 0.2;
-    const auto info = weft::db::write_synth_archive(options, (dir.path / "trace").string(), false);
-    const std::string one = dump_run(import_with(info.anchor_path, dir.path / "one.weft", 1));
-    const std::string two = dump_run(import_with(info.anchor_path, dir.path / "two.weft", 2));
+    const std::string anchor = write_trace(dir.path, pattern, 12, 3, 0.2);
+    const std::string one = dump_run(import_with(anchor, dir.path / "one.weft", 1));
+    const std::string two = dump_run(import_with(anchor, dir.path / "two.weft", 2));
     EXPECT_GT(one.size(), 1000u);
     EXPECT_EQ(one, two);
   }
@@ -82,17 +88,13 @@ TEST(ImportWorkers, OneAndTwoWorkersWriteTheSameRun) {
 // ordered but not yet stored (UNIQUE constraint failed on event_blocks).
 TEST(ImportWorkers, ManyShortLocationsGiveTheSameRunWithAnyNumberOfWorkers) {
   weft::test::TempDir dir("workers-many");
-  SynthOptions options;
-  options.pattern = Pattern::AmgLike;
-  options.procs = 512;
-  options.iterations = 1;
-  const auto info = weft::db::write_synth_archive(options, (dir.path / "trace").string(), false);
-  const std::string one = dump_run(import_with(info.anchor_path, dir.path / "one.weft", 1));
+  const std::string anchor = write_trace(dir.path, Pattern::AmgLike, 512, 1);
+  const std::string one = dump_run(import_with(anchor, dir.path / "one.weft", 1));
   EXPECT_GT(one.size(), 10000u);
   for (int threads : {2, 3, 4, 8}) {
     SCOPED_TRACE(threads);
     for (int repeat = 0; repeat < 3; ++repeat)
-      EXPECT_EQ(one, dump_run(import_with(info.anchor_path, dir.path / ("run" + std::to_string(threads) + "_" +
+      EXPECT_EQ(one, dump_run(import_with(anchor, dir.path / ("run" + std::to_string(threads) + "_" +
                                                                          std::to_string(repeat) + ".weft"),
                                           threads)));
   }
@@ -105,12 +107,8 @@ TEST(ImportWorkers, LongLocationIsWrittenInPartsHoldingEveryEventOnce) {
   constexpr std::size_t kPiece = 1000;
   constexpr std::size_t kEvents = 6001;
   weft::test::TempDir dir("workers-long");
-  SynthOptions options;
-  options.pattern = Pattern::Pingpong;
-  options.procs = 2;
-  options.iterations = 2000;
-  const auto info = weft::db::write_synth_archive(options, (dir.path / "trace").string(), false);
-  const std::string path = import_with(info.anchor_path, dir.path / "run.weft", 2, kPiece);
+  const std::string anchor = write_trace(dir.path, Pattern::Pingpong, 2, 2000);
+  const std::string path = import_with(anchor, dir.path / "run.weft", 2, kPiece);
 
   weft::db::Database db(path, weft::db::Database::Mode::ReadOnly);
   EXPECT_GE(db.query_int("SELECT max(part) FROM event_blocks WHERE process = 0"), 5);
@@ -128,7 +126,7 @@ TEST(ImportWorkers, LongLocationIsWrittenInPartsHoldingEveryEventOnce) {
     for (std::size_t k = 0; k < ids.size(); ++k) ASSERT_EQ(ids[k], first + static_cast<std::int64_t>(k)) << k;
   }
   EXPECT_EQ(db.query_int("SELECT first_event FROM processes WHERE process = 1"), static_cast<std::int64_t>(kEvents));
-  EXPECT_EQ(dump_run(path), dump_run(import_with(info.anchor_path, dir.path / "one.weft", 1, kPiece)));
+  EXPECT_EQ(dump_run(path), dump_run(import_with(anchor, dir.path / "one.weft", 1, kPiece)));
 }
 
 }  // namespace

@@ -162,6 +162,14 @@ class MessageOutput {
     else
       staged_.insert(staged_.end(), messages.begin(), messages.end());
   }
+  // The messages one location's ordering matched, run by run.
+  void write(MatchedMessages& matched) {
+    std::size_t begin = 0;
+    for (auto [owner, end] : matched.runs) {
+      write(owner, std::span(matched.messages).subspan(begin, end - begin));
+      begin = end;
+    }
+  }
   void finish(int shift) {
     if (writer_) return;
     writer_.emplace(db_, shift);
@@ -241,13 +249,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
           matched_now = nullptr;
           collectives.add(records.collective_members);
         },
-        [&](MatchedMessages& matched) {
-          std::size_t begin = 0;
-          for (auto [owner, end] : matched.runs) {
-            messages.write(owner, std::span(matched.messages).subspan(begin, end - begin));
-            begin = end;
-          }
-        },
+        [&](MatchedMessages& matched) { messages.write(matched); },
         [&](std::uint64_t records, std::size_t locations) {
           progress.records_done = records;
           progress.locations_done = locations;
