@@ -6,6 +6,7 @@
 
 #include "app/analysis_options.h"
 #include "app/commands.h"
+#include "app/malloc_arenas.h"
 #include "app/resource_options.h"
 #include "charm/task_trace_loader.h"
 #include "store/schema.h"
@@ -41,7 +42,10 @@ void run_analyze(const AnalyzeArgs& args) {
     print_task_report(args.run, report);
     return;
   }
-  structure::AnalysisReport report = db::analyze_run(db, args.settings);
+  db::AnalysisSettings settings = args.settings;
+  settings.threads = args.resources.threads;
+  share_one_malloc_arena();
+  structure::AnalysisReport report = db::analyze_run(db, settings);
   // The slider's graph and the level of detail depend on the events only:
   // the ones written at import stay right.
   if (!db::has_view_summaries(db)) db::write_view_summaries(db);
@@ -58,6 +62,7 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_flag("--summaries-only", args->summaries_only,
                 "write only the viewer's summaries (start histogram, level of detail), no structure");
   add_cache_option(cmd, args->resources);
+  add_threads_option(cmd, args->resources, 2);
   cmd->callback([args] { run_analyze(*args); });
 }
 

@@ -8,6 +8,7 @@
 #include "app/analysis_options.h"
 #include "common/text.h"
 #include "app/commands.h"
+#include "app/malloc_arenas.h"
 #include "app/progress_bar.h"
 #include "app/resource_options.h"
 #include "common/error.h"
@@ -59,7 +60,10 @@ void run_import(const ImportArgs& args) {
   if (!args.no_analyze && !projections)
     options.before_publish = [&](db::Database& db) {
       bar.update(1.0, "analyzing structure");
-      report = db::analyze_run(db, args.analysis);
+      db::AnalysisSettings settings = args.analysis;
+      settings.threads = std::min(args.resources.threads, 2);
+      share_one_malloc_arena();  // the import's workers are done
+      report = db::analyze_run(db, settings);
       db::write_view_summaries(db);
     };
   // A Projections run gets the task-based structure (charm paper §3).

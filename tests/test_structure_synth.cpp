@@ -343,3 +343,37 @@ TEST(SynthStructure, ReorderKeepsTheRingAndStencilSteps) {
   EXPECT_EQ(meta(*stencil, "global_steps"), 2 * 7 * 2 + 1);
   expect_check_passes(*stencil);
 }
+
+// `weft analyze --threads 2` builds the view tables (message lines, step level
+// of detail, time bins) on a second thread while it writes comm_event_blocks;
+// `--threads 1` builds them in turn. Both store the same bytes.
+TEST(SynthStructure, AnalysisStoresTheSameTablesWithOneOrTwoThreads) {
+  auto one = make_run("amg-like", 12, 3, "--jitter 0.2", "--no-analyze");
+  auto two = make_run("amg-like", 12, 3, "--jitter 0.2", "--no-analyze");
+  auto a1 = run_command(kWeft + " analyze --threads 1 " + quoted(one->weft));
+  ASSERT_EQ(a1.exit_code, 0) << a1.output;
+  auto a2 = run_command(kWeft + " analyze --threads 2 " + quoted(two->weft));
+  ASSERT_EQ(a2.exit_code, 0) << a2.output;
+  auto dump = [](const ::Run& run) {
+    weft::db::Database db(run.weft.string(), weft::db::Database::Mode::ReadOnly);
+    std::string all;
+    for (const char* sql :
+         {"SELECT send_step || ':' || seq || ':' || count || ':' || hex(data) FROM message_step_blocks"
+          " ORDER BY send_step, seq",
+          "SELECT plevel || ':' || tlevel || ':' || block || ':' || tile || ':' || hex(data) FROM step_lod"
+          " ORDER BY plevel, tlevel, block, tile",
+          "SELECT bin || ':' || ops || ':' || max_lateness_ns || ':' || max_global_lateness_ns || ':' ||"
+          " max_diff_lateness_ns || ':' || sum_wait_ns FROM time_metrics ORDER BY bin",
+          "SELECT process || ':' || first_id || ':' || hex(data) FROM comm_event_blocks ORDER BY process, first_id",
+          "SELECT key || '=' || value FROM meta WHERE key LIKE 'analysis_%' OR key LIKE 'step_lod_%'"
+          " OR key LIKE 'time_metrics_%' ORDER BY key"}) {
+      weft::db::Statement rows = db.prepare(sql);
+      while (rows.step()) all += std::string(rows.column_text(0)) + "\n";
+    }
+    return all;
+  };
+  const std::string d1 = dump(*one);
+  EXPECT_NE(d1.find("analysis_max_message_steps="), std::string::npos);
+  EXPECT_GT(std::count(d1.begin(), d1.end(), '\n'), 20);
+  EXPECT_EQ(d1, dump(*two));
+}

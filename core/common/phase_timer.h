@@ -2,7 +2,8 @@
 // Prints the time of each phase of a long pass to stderr when an environment
 // variable is set (WEFT_IMPORT_TIMING=1, WEFT_ANALYZE_TIMING=1), so that the
 // README's phase breakdowns can be reproduced without a profiler. Each line
-// also shows the peak resident memory so far (VmHWM), to see which phase sets it.
+// also shows the resident memory at its end (VmRSS) and the peak so far
+// (VmHWM), to see which phase sets the peak and what the next one starts from.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,19 +17,21 @@ class PhaseTimer {
   void mark(const char* phase) {
     if (!enabled_) return;
     auto now = std::chrono::steady_clock::now();
-    std::fprintf(stderr, "%-26s %7.3f s  peak %6ld MB\n", phase,
-                 std::chrono::duration<double>(now - last_).count(), peak_rss_kb() / 1024);
+    std::fprintf(stderr, "%-26s %7.3f s  rss %6ld MB  peak %6ld MB\n", phase,
+                 std::chrono::duration<double>(now - last_).count(), status_kb("VmRSS: %ld kB") / 1024,
+                 status_kb("VmHWM: %ld kB") / 1024);
     last_ = now;
   }
 
  private:
-  static long peak_rss_kb() {
+  // A "Name: %ld kB" line of /proc/self/status; 0 when absent.
+  static long status_kb(const char* format) {
     std::FILE* f = std::fopen("/proc/self/status", "r");
     if (!f) return 0;
     char line[256];
     long kb = 0;
     while (std::fgets(line, sizeof line, f))
-      if (std::sscanf(line, "VmHWM: %ld kB", &kb) == 1) break;
+      if (std::sscanf(line, format, &kb) == 1) break;
     std::fclose(f);
     return kb;
   }

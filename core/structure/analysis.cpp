@@ -73,6 +73,10 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   // §3.1: mandatory partitions, cycles merged, then leaps completed.
   r.parts = mandatory_partitions(t);
   report.mandatory_partitions = r.parts.count;
+  // Which Irecv posted a message and which wait completed an Isend only unite
+  // partitions; released here, they are not at the strides' peak memory.
+  release_memory(r.trace.msg_post_op);
+  release_memory(r.trace.msg_send_done_op);
   timer.mark("mandatory partitions");
   report.cycle_merged_partitions = merge_strongly_connected(t, r.parts);
   timer.mark("cycle merge");

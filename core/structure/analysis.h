@@ -49,7 +49,9 @@ struct AnalysisReport {
 };
 
 struct StructureResult {
-  CommTrace trace;  // the analyzed ops (Isends coalesced when asked)
+  // The analyzed ops (Isends coalesced when asked), without msg_post_op and
+  // msg_send_done_op: only mandatory partitions need them (released after).
+  CommTrace trace;
   // The ops of the input trace, and the analyzed op each became.
   InputOps input;
   Partitioning parts;

@@ -24,49 +24,60 @@ constexpr const char* kRowsWindowSql =
     " AND ((src BETWEEN ?4 AND ?5) OR (dst BETWEEN ?4 AND ?5))";
 constexpr const char* kRowsAllSql = "SELECT message, src, dst, send_step, recv_step FROM message_steps";
 
-void insert_block(Statement& insert, std::span<const MessageStepRecord> block, std::int64_t seq,
-                  std::vector<std::uint8_t>& blob) {
-  std::int64_t src_lo = block.front().src, src_hi = src_lo, dst_lo = block.front().dst, dst_hi = dst_lo;
-  std::int64_t recv_hi = block.front().recv_step;
-  for (const MessageStepRecord& m : block) {
-    src_lo = std::min(src_lo, m.src);
-    src_hi = std::max(src_hi, m.src);
-    dst_lo = std::min(dst_lo, m.dst);
-    dst_hi = std::max(dst_hi, m.dst);
-    recv_hi = std::max(recv_hi, m.recv_step);
+// Appends `lines` as one block, or as halves (recursively) when its blob
+// would be longer than `max_blob`; a single line is always one block.
+void add_fitting_blocks(std::span<const MessageStepRecord> lines, std::size_t max_blob, std::int64_t& seq,
+                        std::vector<std::uint8_t>& scratch, MessageStepBlocks& out) {
+  scratch.clear();
+  encode_message_step_block(lines, scratch);
+  if (scratch.size() > max_blob && lines.size() > 1) {
+    const std::size_t half = lines.size() / 2;
+    add_fitting_blocks(lines.first(half), max_blob, seq, scratch, out);
+    add_fitting_blocks(lines.subspan(half), max_blob, seq, scratch, out);
+    return;
   }
-  blob.clear();
-  encode_message_step_block(block, blob);
-  insert.bind(1, block.front().send_step);
-  insert.bind(2, seq);
-  insert.bind(3, static_cast<std::int64_t>(block.size()));
-  insert.bind(4, src_lo);
-  insert.bind(5, src_hi);
-  insert.bind(6, dst_lo);
-  insert.bind(7, dst_hi);
-  insert.bind(8, recv_hi);
-  insert.bind_blob_static(9, blob.data(), blob.size());
-  insert.run();
+  MessageStepBlocks::Block b;
+  b.send_step = lines.front().send_step;
+  b.seq = seq++;
+  b.count = static_cast<std::int64_t>(lines.size());
+  b.src_lo = b.src_hi = lines.front().src;
+  b.dst_lo = b.dst_hi = lines.front().dst;
+  b.recv_hi = lines.front().recv_step;
+  for (const MessageStepRecord& m : lines) {
+    b.src_lo = std::min(b.src_lo, m.src);
+    b.src_hi = std::max(b.src_hi, m.src);
+    b.dst_lo = std::min(b.dst_lo, m.dst);
+    b.dst_hi = std::max(b.dst_hi, m.dst);
+    b.recv_hi = std::max(b.recv_hi, m.recv_step);
+  }
+  b.blob.assign(scratch.begin(), scratch.end());
+  out.blocks.push_back(std::move(b));
 }
 
 }  // namespace
 
-std::int64_t write_message_step_blocks(Database& db, std::size_t candidates, const MessageLineSource& line_of) {
-  db.exec("DROP TABLE IF EXISTS message_step_blocks");
-  if (has_table(db, "message_steps")) db.exec("DROP TABLE message_steps");  // an older run's rows
-  db.exec(
-      "CREATE TABLE message_step_blocks(send_step INTEGER NOT NULL, seq INTEGER NOT NULL,"
-      " count INTEGER NOT NULL, src_lo INTEGER NOT NULL, src_hi INTEGER NOT NULL,"
-      " dst_lo INTEGER NOT NULL, dst_hi INTEGER NOT NULL, recv_hi INTEGER NOT NULL,"
-      " data BLOB NOT NULL, PRIMARY KEY(send_step, seq)) WITHOUT ROWID");
-  if (candidates > UINT32_MAX) throw Error(db.path(), "more than 2^32 message lines");
+// A WITHOUT ROWID row longer than the index b-tree's local payload limit,
+// (U - 12) * 64 / 255 - 23 bytes for usable page size U (SQLite's file
+// format), spills its tail into an overflow page of its own: at 1,024 lines a
+// block of ~4.8 KB left most of a 16 KiB overflow page empty, 17 MB of the
+// 24 MB table at 16,384 processes. The margin covers the record header and
+// the key and bounds columns.
+std::size_t largest_message_step_blob(Database& db) {
+  const std::int64_t usable = db.query_int("PRAGMA page_size");
+  const std::int64_t max_local = (usable - 12) * 64 / 255 - 23;
+  return static_cast<std::size_t>(std::max<std::int64_t>(max_local - 64, 256));
+}
+
+MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t candidates,
+                                            const MessageLineSource& line_of, std::size_t max_blob) {
+  if (candidates > UINT32_MAX) throw Error(path, "more than 2^32 message lines");
   // Counting sort of the candidates by send step: lines per step, then each
   // step's candidates in place.
   MessageLine line{};
   std::vector<std::size_t> step_first;  // CSR over send steps, once counted
   for (std::size_t i = 0; i < candidates; ++i) {
     if (!line_of(i, line)) continue;
-    if (line.send_step < 0) throw Error(db.path(), "message line with a negative send step");
+    if (line.send_step < 0) throw Error(path, "message line with a negative send step");
     const auto step = static_cast<std::size_t>(line.send_step);
     if (step + 2 > step_first.size()) step_first.resize(step + 2, 0);
     ++step_first[step + 1];
@@ -79,10 +90,9 @@ std::int64_t write_message_step_blocks(Database& db, std::size_t candidates, con
       if (line_of(i, line)) order[fill[static_cast<std::size_t>(line.send_step)]++] = static_cast<std::uint32_t>(i);
   }
 
-  Statement insert = db.prepare("INSERT INTO message_step_blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  std::vector<std::uint8_t> blob;
+  MessageStepBlocks out;
   std::vector<MessageStepRecord> step_lines;
-  std::int64_t max_span = 0;
+  std::vector<std::uint8_t> scratch;
   for (std::size_t s = 0; s + 1 < step_first.size(); ++s) {
     // One send step: sorted by sender and message, in blocks of at most
     // kMessageStepsPerBlock lines.
@@ -90,17 +100,41 @@ std::int64_t write_message_step_blocks(Database& db, std::size_t candidates, con
     for (std::size_t k = step_first[s]; k < step_first[s + 1]; ++k) {
       line_of(order[k], line);
       step_lines.push_back({line.message, line.src, line.dst, line.send_step, line.recv_step});
-      max_span = std::max<std::int64_t>(max_span, std::int64_t{line.recv_step} - line.send_step);
+      out.max_span = std::max<std::int64_t>(out.max_span, std::int64_t{line.recv_step} - line.send_step);
     }
     std::sort(step_lines.begin(), step_lines.end(), [](const MessageStepRecord& a, const MessageStepRecord& b) {
       return a.src != b.src ? a.src < b.src : a.message < b.message;
     });
     const std::span<const MessageStepRecord> all(step_lines);
     std::int64_t seq = 0;
-    for (std::size_t at = 0; at < all.size(); at += kMessageStepsPerBlock, ++seq)
-      insert_block(insert, all.subspan(at, std::min(kMessageStepsPerBlock, all.size() - at)), seq, blob);
+    for (std::size_t at = 0; at < all.size(); at += kMessageStepsPerBlock)
+      add_fitting_blocks(all.subspan(at, std::min(kMessageStepsPerBlock, all.size() - at)), max_blob, seq, scratch,
+                         out);
   }
-  return max_span;
+  return out;
+}
+
+void write_message_step_blocks(Database& db, const MessageStepBlocks& blocks) {
+  db.exec("DROP TABLE IF EXISTS message_step_blocks");
+  if (has_table(db, "message_steps")) db.exec("DROP TABLE message_steps");  // an older run's rows
+  db.exec(
+      "CREATE TABLE message_step_blocks(send_step INTEGER NOT NULL, seq INTEGER NOT NULL,"
+      " count INTEGER NOT NULL, src_lo INTEGER NOT NULL, src_hi INTEGER NOT NULL,"
+      " dst_lo INTEGER NOT NULL, dst_hi INTEGER NOT NULL, recv_hi INTEGER NOT NULL,"
+      " data BLOB NOT NULL, PRIMARY KEY(send_step, seq)) WITHOUT ROWID");
+  Statement insert = db.prepare("INSERT INTO message_step_blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  for (const MessageStepBlocks::Block& b : blocks.blocks) {
+    const std::int64_t columns[] = {b.send_step, b.seq, b.count, b.src_lo, b.src_hi, b.dst_lo, b.dst_hi, b.recv_hi};
+    for (int c = 0; c < 8; ++c) insert.bind(c + 1, columns[c]);
+    insert.bind_blob_static(9, b.blob.data(), b.blob.size());
+    insert.run();
+  }
+}
+
+std::int64_t write_message_step_blocks(Database& db, std::size_t candidates, const MessageLineSource& line_of) {
+  MessageStepBlocks blocks = build_message_step_blocks(db.path(), candidates, line_of, largest_message_step_blob(db));
+  write_message_step_blocks(db, blocks);
+  return blocks.max_span;
 }
 
 bool has_message_steps(Database& db) {

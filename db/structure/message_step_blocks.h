@@ -11,6 +11,7 @@
 // `message_steps` is an SQL view of the blocks (store/block_views.h).
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "store/records.h"
@@ -18,7 +19,8 @@
 
 namespace weft::db {
 
-// At most this many lines per block (all of one send step).
+// At most this many lines per block (all of one send step); fewer where the
+// block's blob would not fit on its b-tree page.
 constexpr std::size_t kMessageStepsPerBlock = 1024;
 
 // A line as the analyses produce it (rows and steps fit 32 bits).
@@ -33,10 +35,31 @@ struct MessageLine {
 // held at once: a run's messages can number in the hundreds of millions.
 using MessageLineSource = std::function<bool(std::size_t i, MessageLine& line)>;
 
-// (Re)creates message_step_blocks inside the caller's transaction and fills
-// it with the lines of candidates 0 .. candidates-1, ordered by send step,
-// sender and message. Memory: 4 bytes per line plus one send step's lines.
-// Returns the largest recv_step - send_step (meta analysis_max_message_steps).
+// Message lines encoded as blocks, ready to insert: built without the
+// database, so that an analysis can build them on a second thread.
+struct MessageStepBlocks {
+  struct Block {
+    std::int64_t send_step = 0, seq = 0, count = 0;
+    std::int64_t src_lo = 0, src_hi = 0, dst_lo = 0, dst_hi = 0, recv_hi = 0;
+    std::vector<std::uint8_t> blob;  // sized to fit: no growth slack is held
+  };
+  std::vector<Block> blocks;
+  std::int64_t max_span = 0;  // the largest recv_step - send_step (meta analysis_max_message_steps)
+};
+
+// The largest blob of a block that stays on its b-tree page in `db`.
+std::size_t largest_message_step_blob(Database& db);
+
+// The lines of candidates 0 .. candidates-1, ordered by send step, sender and
+// message, in blocks whose blobs are at most `max_blob` bytes (unless one line
+// is longer). Memory: 4 bytes per line, one send step's lines and the blobs
+// (about 5 bytes a line). Throws weft::Error naming `path` on a negative send
+// step or more than 2^32 candidates.
+MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t candidates,
+                                            const MessageLineSource& line_of, std::size_t max_blob);
+// (Re)creates message_step_blocks inside the caller's transaction and inserts the blocks.
+void write_message_step_blocks(Database& db, const MessageStepBlocks& blocks);
+// Both; returns the blocks' max_span.
 std::int64_t write_message_step_blocks(Database& db, std::size_t candidates, const MessageLineSource& line_of);
 
 bool has_message_steps(Database& db);

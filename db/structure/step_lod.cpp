@@ -68,19 +68,21 @@ StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps) {
   return l;
 }
 
-void write_step_lod(Database& db, const LoadedCommTrace& loaded, const structure::StructureResult& r) {
-  write_step_lod_items(db, r.trace.process_count, r.report.global_steps, [&](const auto& emit) {
+StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::StructureResult& r,
+                            const RegionClasses& classes) {
+  return build_step_lod(r.trace.process_count, r.report.global_steps, [&](const auto& emit) {
     r.input.for_each(r.trace, [&](const structure::InputOp& op) {
       const structure::OpIndex a = op.analyzed;
       emit(StepLodItem{op.process, r.global_step(a), r.metrics.lateness(a), r.metrics.diff_lateness(a),
                        r.metrics.global_lateness(a), op.end - op.start, loaded.region[static_cast<std::size_t>(op.index)]});
     });
-  });
+  }, classes);
 }
 
-void write_step_lod_items(Database& db, std::int64_t rows, std::int64_t steps, const StepLodItems& items) {
-  const StepLodLayout l = plan_step_lod_layout(rows, steps);
-  const auto class_of_region = read_region_classes(db);
+StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
+                            const RegionClasses& classes) {
+  StepLodTiles lod;
+  const StepLodLayout& l = lod.layout = plan_step_lod_layout(rows, steps);
   TimeNs max_late = 0, max_diff = 0, max_global = 0, max_duration = 0;
   items([&](const StepLodItem& it) {
     max_late = std::max(max_late, it.lateness);
@@ -99,27 +101,37 @@ void write_step_lod_items(Database& db, std::int64_t rows, std::int64_t steps, c
     op[kLodDiffLateness] = quantize_metric(it.diff_lateness, max_diff);
     op[kLodGlobalLateness] = quantize_metric(it.global_lateness, max_global);
     op[kLodDuration] = quantize_metric(it.duration, max_duration);
-    auto c = class_of_region.find(it.region);
-    op[kLodClasses] = static_cast<std::uint8_t>(1u << static_cast<int>(c == class_of_region.end() ? StartClass::Compute : c->second));
+    auto c = classes.find(it.region);
+    op[kLodClasses] = static_cast<std::uint8_t>(1u << static_cast<int>(c == classes.end() ? StartClass::Compute : c->second));
     merge_into(cell, op);
   });
 
-  create_tile_table(db, "step_lod");
   StepGrid by_processes = std::move(grid);
   for (int p = l.min_plevel; p <= l.max_plevel; ++p) {
     if (p > l.min_plevel) by_processes = coarser(by_processes, true);
     StepGrid level = by_processes;
     for (int s = l.min_slevel; s <= l.max_slevel; ++s) {
       if (s > l.min_slevel) level = coarser(level, false);
-      write_tiles(db, "step_lod", p, s, level.blocks, level.bins, kStepLodCellBytes, level.bytes());
+      compress_tiles(p, s, level.blocks, level.bins, kStepLodCellBytes, level.bytes(), lod.tiles);
     }
   }
+  return lod;
+}
+
+void write_step_lod(Database& db, const StepLodTiles& lod) {
+  create_tile_table(db, "step_lod");
+  insert_tiles(db, "step_lod", lod.tiles);
+  const StepLodLayout& l = lod.layout;
   write_meta_ints(db, {{"step_lod_min_plevel", l.min_plevel},
                        {"step_lod_max_plevel", l.max_plevel},
                        {"step_lod_min_slevel", l.min_slevel},
                        {"step_lod_max_slevel", l.max_slevel},
                        {"step_lod_steps", l.steps},
                        {"step_lod_rows", l.processes}});
+}
+
+void write_step_lod_items(Database& db, std::int64_t rows, std::int64_t steps, const StepLodItems& items) {
+  write_step_lod(db, build_step_lod(rows, steps, items, read_region_classes(db)));
 }
 
 bool has_step_lod(Database& db) {

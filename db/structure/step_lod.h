@@ -9,10 +9,12 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <unordered_map>
 #include <vector>
 
 #include "store/sqlite.h"
 #include "summary/lod_tiles.h"
+#include "summary/start_histogram.h"
 #include "structure/analysis.h"
 #include "structure/comm_trace_loader.h"
 
@@ -33,9 +35,15 @@ struct StepLodLayout {
 
 StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps);
 
-// Builds and writes step_lod and its meta facts from an analysis (inside the
-// caller's transaction).
-void write_step_lod(Database& db, const LoadedCommTrace& loaded, const structure::StructureResult& result);
+// Region reference -> function class (read_region_classes).
+using RegionClasses = std::unordered_map<std::int64_t, StartClass>;
+
+// Every level of step_lod, compressed and ready to insert: built without the
+// database, so that the analysis can build it on a second thread.
+struct StepLodTiles {
+  StepLodLayout layout;
+  CompressedTiles tiles;
+};
 
 // One drawn event of any analysis (MPI op or task dependency event): its
 // logical row, global step, metrics and region.
@@ -46,7 +54,16 @@ struct StepLodItem {
 };
 // Calls its argument once per item; called twice (maxima, then cells).
 using StepLodItems = std::function<void(const std::function<void(const StepLodItem&)>&)>;
-// The same from items over `rows` logical rows (meta step_lod_rows).
+// The level of detail of the items over `rows` logical rows and `steps` steps.
+StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
+                            const RegionClasses& classes);
+// The items of an MPI analysis: its input ops.
+StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::StructureResult& result,
+                            const RegionClasses& classes);
+// (Re)creates step_lod with its meta facts (step_lod_rows: the layout's rows)
+// inside the caller's transaction.
+void write_step_lod(Database& db, const StepLodTiles& lod);
+// Both, reading the classes from `db`.
 void write_step_lod_items(Database& db, std::int64_t rows, std::int64_t steps, const StepLodItems& items);
 bool has_step_lod(Database& db);
 

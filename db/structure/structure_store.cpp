@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <future>
 #include <limits>
 
 #include "common/error.h"
@@ -97,21 +98,17 @@ void write_meta_facts(Database& db, const structure::AnalysisReport& report,
 }
 
 // For each input op, the message (index into loaded.message_id) with the
-// smallest store id among those it sends or completes; -1: none.
-std::vector<std::int32_t> first_message_of_ops(const LoadedCommTrace& loaded, const StructureResult& r) {
+// smallest store id among those it sends; -1: none. (The messages an op
+// completes are r.received's; receives are never coalesced.)
+std::vector<std::int32_t> first_sent_message_of_ops(const LoadedCommTrace& loaded, const StructureResult& r) {
   const structure::InputOps& input = r.input;
-  const std::vector<OpIndex> input_of = input.first_input_ops();  // receives are never coalesced
   std::vector<std::int32_t> of(static_cast<std::size_t>(input.count()), -1);
-  auto claim = [&](OpIndex op, std::int32_t m) {
-    if (op == structure::kNoOp) return;
+  for (std::int32_t m = 0; m < input.message_count(); ++m) {
+    const OpIndex op = input.message_send_op(m);
+    if (op == structure::kNoOp) continue;
     auto& slot = of[static_cast<std::size_t>(op)];
     if (slot < 0 || loaded.message_id[static_cast<std::size_t>(m)] < loaded.message_id[static_cast<std::size_t>(slot)])
       slot = m;
-  };
-  for (std::int32_t m = 0; m < input.message_count(); ++m) {
-    claim(input.message_send_op(m), m);
-    const OpIndex recv = r.trace.msg_recv_op[static_cast<std::size_t>(m)];
-    claim(recv == structure::kNoOp ? recv : input_of[static_cast<std::size_t>(recv)], m);
   }
   return of;
 }
@@ -210,17 +207,29 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
   std::vector<MetricTotals> per_step(static_cast<std::size_t>(std::max<std::int64_t>(step_slots, 0)));
   std::vector<MetricTotals> per_process(static_cast<std::size_t>(r.trace.process_count));
   std::vector<PartitionTotals> per_partition(static_cast<std::size_t>(r.parts.count));
-  ViewTableFacts view_facts;
+  // The view tables are built on a second thread meanwhile: they only read
+  // the analysis, and the SQLite inserts stay on this one.
+  const ViewTableInputs view_inputs = read_view_table_inputs(db);
+  std::future<ViewTables> view_tables =
+      std::async(settings.threads > 1 ? std::launch::async : std::launch::deferred,
+                 [&] { return build_view_tables(view_inputs, loaded, r); });
   {
-    view_facts = write_view_tables(db, loaded, r);
-    timer.mark("  view tables");
-    const std::vector<std::int32_t> message_of = first_message_of_ops(loaded, r);
+    const std::vector<std::int32_t> sent_message = first_sent_message_of_ops(loaded, r);
     timer.mark("  first message of ops");
     CommEventBlockWriter blocks(db, step_shift);
     std::int64_t send_half_step = kNullRef;
+    OpIndex previous_analyzed = structure::kNoOp;
     r.input.for_each(r.trace, [&](const structure::InputOp& op) {
       const OpIndex a = op.analyzed;
       const auto ui = static_cast<std::size_t>(op.index);
+      // Its message: the smallest store id among those it sends and, for the
+      // first input op of an analyzed op, those the analyzed op completes.
+      std::int32_t message = sent_message[ui];
+      if (a != previous_analyzed)
+        for (std::int32_t m : r.received.of(a))
+          if (message < 0 || loaded.message_id[static_cast<std::size_t>(m)] < loaded.message_id[static_cast<std::size_t>(message)])
+            message = m;
+      previous_analyzed = a;
       const TimeNs late = r.metrics.lateness(a), diff = r.metrics.diff_lateness(a);
       const TimeNs wait = r.metrics.wait(a);
       const std::int32_t step = r.global_step(a);
@@ -231,7 +240,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
       }
       blocks.add({op.event_id, op.process, loaded.region[ui], static_cast<std::int32_t>(op.kind),
                   op.start, op.end, part, step, r.step(a), stored_id(loaded.collective_id, r.metrics.collective_of(a)),
-                  stored_id(loaded.message_id, message_of[ui]),
+                  stored_id(loaded.message_id, message),
                   send_half_step, late, r.metrics.global_lateness(a), diff, wait});
       send_half_step = kNullRef;
       const TimeNs duration = op.end - op.start;
@@ -246,6 +255,10 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
     blocks.finish();
   }
   timer.mark("  comm_event_blocks");
+  const ViewTables views = view_tables.get();
+  timer.mark("  wait for the view tables");
+  write_view_tables(db, views);
+  timer.mark("  view tables");
   {
     BatchInserter rows(db, "partitions", "", 9);
     for (std::int32_t p = 0; p < r.parts.count; ++p) {
@@ -284,7 +297,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
   }
   write_metric_tables(db, per_step, per_process);
   write_meta_facts(db, r.report, settings, loaded.unmatched_messages, step_shift);
-  write_view_facts(db, view_facts);
+  write_view_facts(db, views.facts);
   timer.mark("  small tables");
   tx.commit();
   timer.mark("  commit");

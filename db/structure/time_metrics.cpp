@@ -17,44 +17,55 @@ constexpr std::int64_t kMaxTimeMetricBins = 1 << 20;
 
 }  // namespace
 
-void write_time_metrics(Database& db, const structure::StructureResult& r, std::int32_t bins) {
-  write_time_metric_items(db, [&](const auto& emit) {
+TimeMetricBins bin_time_metrics(const structure::StructureResult& r, TimeNs trace_end_ns, std::int32_t bins) {
+  return bin_time_metrics([&](const auto& emit) {
     for (structure::OpIndex a = 0; a < r.trace.op_count(); ++a)
       emit(TimeMetricItem{r.trace.end[static_cast<std::size_t>(a)], r.metrics.lateness(a),
                           r.metrics.global_lateness(a), r.metrics.diff_lateness(a), r.metrics.wait(a)});
-  }, bins);
+  }, trace_end_ns, bins);
 }
 
-void write_time_metric_items(Database& db, const TimeMetricItems& items, std::int32_t bins) {
+TimeMetricBins bin_time_metrics(const TimeMetricItems& items, TimeNs trace_end_ns, std::int32_t bins) {
   bins = std::max(bins, 1);
-  const TimeNs end = std::max<TimeNs>(read_meta_int(db, "trace_end_ns"), 1);
-  const TimeNs bin_ns = std::max<TimeNs>(1, ceil_div(end, bins));
-  TimeMetrics m;
+  const TimeNs end = std::max<TimeNs>(trace_end_ns, 1);
+  TimeMetricBins out;
+  TimeMetrics& m = out.metrics;
+  m.bins = bins;
+  m.bin_ns = std::max<TimeNs>(1, ceil_div(end, bins));
   for (auto& v : m.values) v.assign(static_cast<std::size_t>(bins), 0);
-  std::vector<std::int64_t> ops(static_cast<std::size_t>(bins), 0);
+  out.ops.assign(static_cast<std::size_t>(bins), 0);
   items([&](const TimeMetricItem& it) {
-    const auto b = static_cast<std::size_t>(std::clamp<TimeNs>(it.end / bin_ns, 0, bins - 1));
-    ++ops[b];
+    const auto b = static_cast<std::size_t>(std::clamp<TimeNs>(it.end / m.bin_ns, 0, bins - 1));
+    ++out.ops[b];
     m.values[kTimeLateness][b] = std::max(m.values[kTimeLateness][b], it.lateness);
     m.values[kTimeGlobalLateness][b] = std::max(m.values[kTimeGlobalLateness][b], it.global_lateness);
     m.values[kTimeDiffLateness][b] = std::max(m.values[kTimeDiffLateness][b], it.diff_lateness);
     m.values[kTimeWait][b] = saturating_add(m.values[kTimeWait][b], it.wait);
   });
+  return out;
+}
+
+void write_time_metrics(Database& db, const TimeMetricBins& bins) {
+  const TimeMetrics& m = bins.metrics;
   db.exec("DROP TABLE IF EXISTS time_metrics");
   db.exec(
       "CREATE TABLE time_metrics(bin INTEGER PRIMARY KEY, ops INTEGER NOT NULL,"
       " max_lateness_ns INTEGER NOT NULL, max_global_lateness_ns INTEGER NOT NULL,"
       " max_diff_lateness_ns INTEGER NOT NULL, sum_wait_ns INTEGER NOT NULL)");
   BatchInserter rows(db, "time_metrics", "", 6);
-  for (std::int32_t b = 0; b < bins; ++b) {
+  for (std::int32_t b = 0; b < m.bins; ++b) {
     const auto ub = static_cast<std::size_t>(b);
-    if (ops[ub] == 0) continue;  // bins with no event end have no row
-    std::array<std::int64_t, 6> row{b, ops[ub], m.values[kTimeLateness][ub], m.values[kTimeGlobalLateness][ub],
+    if (bins.ops[ub] == 0) continue;  // bins with no event end have no row
+    std::array<std::int64_t, 6> row{b, bins.ops[ub], m.values[kTimeLateness][ub], m.values[kTimeGlobalLateness][ub],
                                     m.values[kTimeDiffLateness][ub], m.values[kTimeWait][ub]};
     rows.add(row);
   }
   rows.flush();
-  write_meta_ints(db, {{"time_metrics_bins", bins}, {"time_metrics_bin_ns", bin_ns}});
+  write_meta_ints(db, {{"time_metrics_bins", m.bins}, {"time_metrics_bin_ns", m.bin_ns}});
+}
+
+void write_time_metric_items(Database& db, const TimeMetricItems& items, std::int32_t bins) {
+  write_time_metrics(db, bin_time_metrics(items, read_meta_int(db, "trace_end_ns"), bins));
 }
 
 bool has_time_metrics(Database& db) { return has_table(db, "time_metrics"); }

@@ -27,16 +27,29 @@ struct TimeMetrics {
 
 constexpr std::int32_t kDefaultTimeMetricBins = 1024;
 
-// Bins every analyzed op of `r` by its end time over [0, trace_end_ns] and
-// (re)creates the time_metrics table inside the caller's transaction.
-void write_time_metrics(Database& db, const structure::StructureResult& r,
-                        std::int32_t bins = kDefaultTimeMetricBins);
-// The same from items of any analysis: each with its end time, lateness,
-// global lateness, differential lateness and wait.
+// The items of any analysis: each with its end time, lateness, global
+// lateness, differential lateness and wait.
 struct TimeMetricItem {
   TimeNs end = 0, lateness = 0, global_lateness = 0, diff_lateness = 0, wait = 0;
 };
 using TimeMetricItems = std::function<void(const std::function<void(const TimeMetricItem&)>&)>;
+
+// The bins of a run, with how many items end in each; built without the
+// database, so that the analysis can build them on a second thread.
+struct TimeMetricBins {
+  TimeMetrics metrics;
+  std::vector<std::int64_t> ops;  // per bin
+};
+// Bins the items by their end time over [0, trace_end_ns].
+TimeMetricBins bin_time_metrics(const TimeMetricItems& items, TimeNs trace_end_ns,
+                                std::int32_t bins = kDefaultTimeMetricBins);
+// Every analyzed op of an MPI analysis.
+TimeMetricBins bin_time_metrics(const structure::StructureResult& r, TimeNs trace_end_ns,
+                                std::int32_t bins = kDefaultTimeMetricBins);
+// (Re)creates the time_metrics table and its meta facts inside the caller's
+// transaction.
+void write_time_metrics(Database& db, const TimeMetricBins& bins);
+// Both, with the trace's end from meta.
 void write_time_metric_items(Database& db, const TimeMetricItems& items, std::int32_t bins = kDefaultTimeMetricBins);
 bool has_time_metrics(Database& db);
 // Throws weft::Error naming the file when the table or its meta is malformed.

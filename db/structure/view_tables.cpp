@@ -7,9 +7,6 @@
 #include "common/phase_timer.h"
 #include "store/batch_insert.h"
 #include "store/meta.h"
-#include "structure/message_step_blocks.h"
-#include "structure/step_lod.h"
-#include "structure/time_metrics.h"
 
 namespace weft::db {
 
@@ -30,28 +27,41 @@ void find_metric_ranges(const structure::StructureResult& r, ViewTableFacts& f) 
 
 }  // namespace
 
-ViewTableFacts write_view_tables(Database& db, const LoadedCommTrace& loaded,
-                                 const structure::StructureResult& r) {
+ViewTableInputs read_view_table_inputs(Database& db) {
+  return {db.path(), read_region_classes(db), read_meta_int(db, "trace_end_ns"), largest_message_step_blob(db)};
+}
+
+ViewTables build_view_tables(const ViewTableInputs& inputs, const LoadedCommTrace& loaded,
+                             const structure::StructureResult& r) {
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
-  ViewTableFacts facts;
+  ViewTables v;
   // Messages keep their indices through Isend coalescing; their analyzed ops
   // have the processes and steps of the input ops.
   const structure::CommTrace& t = r.trace;
-  facts.max_message_steps = write_message_step_blocks(
-      db, static_cast<std::size_t>(t.message_count()), [&](std::size_t m, MessageLine& line) {
+  v.message_steps = build_message_step_blocks(
+      inputs.path, static_cast<std::size_t>(t.message_count()),
+      [&](std::size_t m, MessageLine& line) {
         const structure::OpIndex send = t.msg_send_op[m], recv = t.msg_recv_op[m];
         if (send == structure::kNoOp || recv == structure::kNoOp) return false;  // one-sided
         line = {loaded.message_id[m], t.process[static_cast<std::size_t>(send)],
                 t.process[static_cast<std::size_t>(recv)], r.global_step(send), r.global_step(recv)};
         return true;
-      });
-  timer.mark("  message_steps");
-  find_metric_ranges(r, facts);
-  write_step_lod(db, loaded, r);
-  timer.mark("  step_lod");
-  write_time_metrics(db, r);
-  timer.mark("  time_metrics");
-  return facts;
+      },
+      inputs.max_message_blob);
+  v.facts.max_message_steps = v.message_steps.max_span;
+  timer.mark("  (helper) message_steps");
+  find_metric_ranges(r, v.facts);
+  v.step_lod = build_step_lod(loaded, r, inputs.region_classes);
+  timer.mark("  (helper) step_lod");
+  v.time_metrics = bin_time_metrics(r, inputs.trace_end_ns);
+  timer.mark("  (helper) time_metrics");
+  return v;
+}
+
+void write_view_tables(Database& db, const ViewTables& v) {
+  write_message_step_blocks(db, v.message_steps);
+  write_step_lod(db, v.step_lod);
+  write_time_metrics(db, v.time_metrics);
 }
 
 void write_view_facts(Database& db, const ViewTableFacts& f) {

@@ -18,28 +18,42 @@ void create_tile_table(Database& db, const std::string& table) {
           " WITHOUT ROWID");
 }
 
-void write_tiles(Database& db, const std::string& table, int p, int t, std::int64_t blocks,
-                 std::int64_t bins, int cell_bytes, const std::uint8_t* cells) {
-  Statement put(db, "INSERT INTO " + table + " VALUES (?1, ?2, ?3, ?4, ?5)");
+void compress_tiles(int p, int t, std::int64_t blocks, std::int64_t bins, int cell_bytes,
+                    const std::uint8_t* cells, CompressedTiles& out) {
   const auto width = static_cast<std::size_t>(cell_bytes);
-  std::vector<std::uint8_t> packed;
   for (std::int64_t b = 0; b < blocks; ++b)
     for (std::int64_t first = 0; first < bins; first += kLodTileBins) {
       const std::int64_t count = std::min(kLodTileBins, bins - first);
       const std::uint8_t* raw = cells + static_cast<std::size_t>(b * bins + first) * width;
       const std::size_t bytes = static_cast<std::size_t>(count) * width;
       if (std::all_of(raw, raw + bytes, [](std::uint8_t v) { return v == 0; })) continue;
+      const std::size_t offset = out.bytes.size();
       uLongf size = compressBound(static_cast<uLong>(bytes));
-      packed.resize(size);
-      if (compress2(packed.data(), &size, raw, static_cast<uLong>(bytes), 1) != Z_OK)
-        throw Error(db.path(), "cannot compress a level-of-detail tile");
-      put.bind(1, static_cast<std::int64_t>(p));
-      put.bind(2, static_cast<std::int64_t>(t));
-      put.bind(3, b);
-      put.bind(4, first / kLodTileBins);
-      put.bind_blob_static(5, packed.data(), size);
-      put.run();
+      out.bytes.resize(offset + size);
+      if (compress2(out.bytes.data() + offset, &size, raw, static_cast<uLong>(bytes), 1) != Z_OK)
+        throw Error("cannot compress a level-of-detail tile");
+      out.bytes.resize(offset + size);
+      out.tiles.push_back({p, t, b, first / kLodTileBins, offset, static_cast<std::size_t>(size)});
     }
+}
+
+void insert_tiles(Database& db, const std::string& table, const CompressedTiles& tiles) {
+  Statement put(db, "INSERT INTO " + table + " VALUES (?1, ?2, ?3, ?4, ?5)");
+  for (const CompressedTiles::Tile& tile : tiles.tiles) {
+    put.bind(1, static_cast<std::int64_t>(tile.plevel));
+    put.bind(2, static_cast<std::int64_t>(tile.tlevel));
+    put.bind(3, tile.block);
+    put.bind(4, tile.tile);
+    put.bind_blob_static(5, tiles.bytes.data() + tile.offset, tile.size);
+    put.run();
+  }
+}
+
+void write_tiles(Database& db, const std::string& table, int p, int t, std::int64_t blocks,
+                 std::int64_t bins, int cell_bytes, const std::uint8_t* cells) {
+  CompressedTiles tiles;
+  compress_tiles(p, t, blocks, bins, cell_bytes, cells, tiles);
+  insert_tiles(db, table, tiles);
 }
 
 TileReader::TileReader(Database& db, const std::string& table)

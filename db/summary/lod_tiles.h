@@ -19,9 +19,27 @@ constexpr std::int64_t kLodTileBins = 1024;  // bins per stored blob
 // Creates `table` (dropping an older one).
 void create_tile_table(Database& db, const std::string& table);
 
-// Writes level (p, t) from a grid of `blocks` × `bins` cells of `cell_bytes`
-// bytes each, row-major (a block's bins contiguous, as in a tile): each tile
-// is compressed straight from the grid.
+// Compressed tiles of one or more levels, ready to insert: compressing needs
+// no database, so an analysis can do it on a second thread.
+struct CompressedTiles {
+  struct Tile {
+    int plevel = 0, tlevel = 0;
+    std::int64_t block = 0, tile = 0;
+    std::size_t offset = 0, size = 0;  // the blob's bytes in `bytes`
+  };
+  std::vector<Tile> tiles;
+  std::vector<std::uint8_t> bytes;
+};
+
+// Appends to `out` the tiles of level (p, t) from a grid of `blocks` × `bins`
+// cells of `cell_bytes` bytes each, row-major (a block's bins contiguous, as
+// in a tile): each tile is compressed straight from the grid; all-zero tiles
+// are left out. Throws weft::Error when zlib fails.
+void compress_tiles(int p, int t, std::int64_t blocks, std::int64_t bins, int cell_bytes,
+                    const std::uint8_t* cells, CompressedTiles& out);
+// Inserts the tiles into `table` (made by create_tile_table).
+void insert_tiles(Database& db, const std::string& table, const CompressedTiles& tiles);
+// Both, for one level.
 void write_tiles(Database& db, const std::string& table, int p, int t, std::int64_t blocks,
                  std::int64_t bins, int cell_bytes, const std::uint8_t* cells);
 

@@ -1,0 +1,88 @@
+// The logical view's message lines as blocks (db/structure/message_step_blocks.h):
+// blocks keep every line once, in (send step, src, message) order, and are cut
+// so that each blob stays on its b-tree page (no overflow pages).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+#include "store/block_codec.h"
+#include "store/sqlite.h"
+#include "structure/message_step_blocks.h"
+#include "weft_test_db.h"
+
+using namespace weft;
+
+namespace {
+
+// Lines of messages 0..n-1: sent at step 1 + 2 (m % 3) by row (m * 7) % 97 to
+// row (m * 13) % 89, received 2 + 2 (m % 5) steps later; every 11th message
+// is one-sided (no line).
+bool line_of(std::size_t m, db::MessageLine& line) {
+  if (m % 11 == 10) return false;
+  const auto i = static_cast<std::int32_t>(m);
+  line = {static_cast<std::int64_t>(m) * 1000 + 17, (i * 7) % 97, (i * 13) % 89, 1 + 2 * (i % 3),
+          1 + 2 * (i % 3) + 2 + 2 * (i % 5)};
+  return true;
+}
+
+using LineKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
+
+std::vector<LineKey> expected_lines(std::size_t n) {
+  std::vector<LineKey> lines;
+  db::MessageLine l{};
+  for (std::size_t m = 0; m < n; ++m)
+    if (line_of(m, l)) lines.emplace_back(l.send_step, l.src, l.message, l.dst, l.recv_step);
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+}  // namespace
+
+TEST(MessageStepBlocks, BlocksLongerThanTheLimitAreHalvedAndKeepEveryLineInOrder) {
+  constexpr std::size_t kMessages = 9000;  // 8,182 lines: 2,727 or 2,728 per send step
+  constexpr std::size_t kMaxBlob = 600;
+  const db::MessageStepBlocks built = db::build_message_step_blocks("test", kMessages, line_of, kMaxBlob);
+  std::vector<LineKey> read;
+  std::int64_t previous_step = -1, next_seq = 0, max_span = 0;
+  for (const db::MessageStepBlocks::Block& b : built.blocks) {
+    EXPECT_LE(b.blob.size(), kMaxBlob);
+    EXPECT_LE(b.count, static_cast<std::int64_t>(db::kMessageStepsPerBlock));
+    if (b.send_step != previous_step) next_seq = 0;
+    EXPECT_EQ(b.seq, next_seq++) << "blocks of a send step are numbered 0, 1, ...";
+    previous_step = b.send_step;
+    std::vector<db::MessageStepRecord> lines;
+    db::decode_message_step_block(b.blob, b.send_step, lines, "test");
+    ASSERT_EQ(static_cast<std::int64_t>(lines.size()), b.count);
+    for (const db::MessageStepRecord& m : lines) {
+      EXPECT_TRUE(m.src >= b.src_lo && m.src <= b.src_hi && m.dst >= b.dst_lo && m.dst <= b.dst_hi);
+      EXPECT_LE(m.recv_step, b.recv_hi);
+      read.emplace_back(m.send_step, m.src, m.message, m.dst, m.recv_step);
+      max_span = std::max(max_span, m.recv_step - m.send_step);
+    }
+  }
+  EXPECT_EQ(read, expected_lines(kMessages));  // every line once, sorted by (send step, src, message)
+  EXPECT_EQ(built.max_span, max_span);
+  EXPECT_EQ(max_span, 10);
+  // ~5 bytes a line: 1,024-line blocks would be ~5 KB, so they were cut.
+  EXPECT_GT(built.blocks.size(), 3 * (kMessages / 11 * 10) / db::kMessageStepsPerBlock);
+}
+
+TEST(MessageStepBlocks, StoredBlocksNeedNoOverflowPages) {
+  for (const int page_size : {4096, 16384}) {
+    const std::string path = weft::testing::temp_weft_path("msteps" + std::to_string(page_size));
+    db::Database db(path, db::Database::Mode::Create);
+    db.exec("PRAGMA page_size=" + std::to_string(page_size));
+    db.exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value)");  // the page size takes effect with the first table
+    // (U - 12) * 64 / 255 - 23 local bytes, less a margin of 64 for the other columns.
+    EXPECT_EQ(db::largest_message_step_blob(db), page_size == 4096 ? 938u : 4022u);
+    EXPECT_EQ(db::write_message_step_blocks(db, 40000, line_of), 10);
+    EXPECT_EQ(db.query_int("SELECT sum(count) FROM message_step_blocks"),
+              static_cast<std::int64_t>(expected_lines(40000).size()));
+    EXPECT_EQ(db.query_int("SELECT count(*) FROM dbstat WHERE name = 'message_step_blocks' AND pagetype = 'overflow'"),
+              0)
+        << page_size;
+    EXPECT_GT(db.query_int("SELECT count(*) FROM message_step_blocks WHERE count > 1"), 0);
+  }
+}
