@@ -307,6 +307,50 @@ TEST(BlockCodec, DamagedMessageStepBlocksThrow) {
   });
 }
 
+// Varints of every length decode to the same value whether ten bytes or more
+// are left after them (the decoder's unchecked path) or fewer (the checked
+// one), and both refuse a tenth byte above 1 and an eleventh byte. The varint
+// under test is the message field of a message step record; padding records
+// after it move it away from the blob's end.
+TEST(BlockCodec, VarintsDecodeTheSameNearTheEndOfABlob) {
+  auto blob_with = [](const std::vector<std::uint8_t>& varint, int padding_records) {
+    std::vector<std::uint8_t> b;
+    b.push_back(static_cast<std::uint8_t>(1 + padding_records));  // count
+    b.push_back(0x00);                                              // src
+    for (std::uint8_t x : varint) b.push_back(x);                   // message
+    for (std::uint8_t x : {0x90, 0x03, 0x00}) b.push_back(x);  // dst = src + 200, recv = send
+    for (int r = 0; r < padding_records; ++r)
+      for (std::uint8_t x : {0x00, 0x00, 0x90, 0x03, 0x00}) b.push_back(x);
+    return b;
+  };
+  auto decoded_message = [&](const std::vector<std::uint8_t>& varint, int padding_records) {
+    std::vector<MessageStepRecord> out;
+    decode_message_step_block(blob_with(varint, padding_records), 7, out);
+    return out.at(0).message;
+  };
+  for (int length = 1; length <= 10; ++length) {
+    // The value 2^(7 (length - 1)): 0x80 continuation bytes, then its top byte.
+    std::vector<std::uint8_t> varint(static_cast<std::size_t>(length - 1), 0x80);
+    varint.push_back(0x01);
+    const std::uint64_t z = std::uint64_t{1} << (7 * (length - 1));
+    const auto expected = static_cast<std::int64_t>((z >> 1) ^ (~(z & 1) + 1));  // unzigzag
+    EXPECT_EQ(decoded_message(varint, 0), expected) << length << " bytes, near the end";
+    EXPECT_EQ(decoded_message(varint, 2), expected) << length << " bytes, far from the end";
+  }
+  for (int padding : {0, 2}) {
+    std::vector<std::uint8_t> tenth_too_big(9, 0x80);
+    tenth_too_big.push_back(0x02);
+    EXPECT_THROW(decoded_message(tenth_too_big, padding), Error) << padding;
+    std::vector<std::uint8_t> eleven_bytes(10, 0x80);
+    eleven_bytes.push_back(0x00);
+    EXPECT_THROW(decoded_message(eleven_bytes, padding), Error) << padding;
+  }
+  // Cut inside a multi-byte varint (its continuation bit promises more).
+  std::vector<std::uint8_t> cut{0x01, 0x00, 0x80, 0x80};
+  std::vector<MessageStepRecord> out;
+  EXPECT_THROW(decode_message_step_block(cut, 7, out), Error);
+}
+
 // The importer encodes a location's blocks with ids from 0 and shifts them at
 // commit: the shifted blob decodes to the same events with ids + offset, and
 // is the blob the shifted events encode to.

@@ -88,6 +88,23 @@ class Reader {
       : at_(blob.data()), end_(blob.data() + blob.size()), what_(what) {}
 
   std::uint64_t varint() {
+    // Most fields are one byte; and with ten bytes left no byte can be past
+    // the end. Both paths accept and refuse exactly what the checked loop does.
+    if (at_ != end_ && *at_ < 0x80) return *at_++;
+    if (end_ - at_ >= 10) {
+      std::uint64_t v = 0;
+      for (int shift = 0; shift < 63; shift += 7) {
+        const std::uint8_t b = *at_++;
+        v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+        if (!(b & 0x80)) return v;
+      }
+      const std::uint8_t tenth = *at_++;
+      if (tenth > 1) fail("varint overflows 64 bits");
+      return v | static_cast<std::uint64_t>(tenth) << 63;
+    }
+    return checked_varint();
+  }
+  std::uint64_t checked_varint() {
     std::uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       if (at_ == end_) fail("truncated");
