@@ -56,6 +56,10 @@ void finish_bulk_load(Database& db, Transaction& tx, const std::function<void(Da
   db.set_user_version(kSchemaVersion);
   timer.mark("commit");
   if (before_publish) {
+    // The analysis reads the messages on a second connection while this one
+    // reads the events (structure/comm_trace_loader.cpp): the file stops
+    // being locked to this connection after its next access.
+    db.exec("PRAGMA locking_mode=NORMAL");
     db.exec(kAnalysisCachePragma);
     before_publish(db);
     timer.mark("before publish (analysis, summaries)");

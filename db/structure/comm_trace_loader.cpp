@@ -1,9 +1,11 @@
 #include "structure/comm_trace_loader.h"
 
 #include <algorithm>
+#include <future>
 #include <optional>
 
 #include "common/error.h"
+#include "common/phase_timer.h"
 #include "store/record_scan.h"
 #include "structure/event_op_index.h"
 
@@ -186,53 +188,19 @@ void assign_segments(std::vector<std::pair<ProcessIndex, TimeNs>>& markers, bool
   }
 }
 
-}  // namespace
+// The messages' and collective members' references as ops: the message and
+// collective columns of a CommTrace and the store ids, read after the ops are
+// numbered. Only reads `index`, so it can run beside fill_ops.
+struct ReferencedOps {
+  CommTrace trace;  // only the msg_* and coll_* columns
+  std::vector<std::int64_t> message_id;
+  std::vector<std::int64_t> collective_id;
+  std::int64_t unmatched_messages = 0;
+};
 
-OpIndex op_of_event(const CommTrace& t, EventId event) {
-  auto it = std::lower_bound(t.event_id.begin(), t.event_id.end(), event);
-  if (it == t.event_id.end() || *it != event) return kNoOp;
-  return static_cast<OpIndex>(it - t.event_id.begin());
-}
-
-OpIndex receive_op_of_event(const CommTrace& t, EventId event) {
-  OpIndex op = op_of_event(t, event);
-  if (op != kNoOp && is_split_send_half(t, op)) ++op;
-  return op;
-}
-
-bool is_split_send_half(const CommTrace& t, OpIndex op) {
-  auto i = static_cast<std::size_t>(op);
-  return i + 1 < t.event_id.size() && t.event_id[i + 1] == t.event_id[i];
-}
-
-LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& options) {
-  LoadedCommTrace out;
+ReferencedOps read_referenced_ops(Database& db, const EventOpIndex& index, std::int64_t messages) {
+  ReferencedOps out;
   CommTrace& t = out.trace;
-  const RegionKinds regions = read_region_kinds(db, options.partition_function);
-  const std::int64_t processes = db.query_int("SELECT count(*) FROM processes");
-  if (processes <= 0 || processes > (std::int64_t{1} << 24))
-    throw Error(db.path(), "bad process count " + std::to_string(processes));
-  t.process_count = static_cast<std::int32_t>(processes);
-  const std::int64_t events = db.query_int("SELECT COALESCE(sum(event_count), 0) FROM processes");
-  if (events < 0 || events > (std::int64_t{1} << 40)) throw Error(db.path(), "bad event count " + std::to_string(events));
-
-  EventOpIndex index(events);
-  const std::int64_t messages = mark_references(db, index);
-  std::vector<std::pair<ProcessIndex, TimeNs>> markers;
-  const std::int64_t ops = mark_ops(db, regions, t.process_count, index, markers);
-  if (ops > INT32_MAX) throw Error(db.path(), "more than 2^31 communication events");
-  const auto n = static_cast<std::size_t>(ops);
-  t.process.resize(n);
-  t.start.resize(n);
-  t.end.resize(n);
-  t.kind.resize(n);
-  t.event_id.resize(n);
-  out.region.resize(n);
-  fill_ops(db, regions, index, out);
-  check_op_order(db, t);
-  structure::index_processes(t);
-  assign_segments(markers, !options.partition_function.empty(), t);
-
   auto recv_op = [&](EventId e) {
     OpIndex op = index.op_of(e);
     return op != kNoOp && index.is_split(e) ? op + 1 : op;
@@ -284,6 +252,102 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
     t.coll_first.push_back(static_cast<std::int32_t>(t.coll_members.size()));
     out.collective_id.push_back(members.back().collective);
   }
+  return out;
+}
+
+// A second read-only connection to the file of `db` (errors name the same
+// file), or nullopt when it cannot read it now: another connection holds it
+// exclusively (locking_mode=EXCLUSIVE), or it is in memory.
+std::optional<Database> open_second_reader(Database& db) {
+  const char* file = sqlite3_db_filename(db.handle(), "main");
+  if (!file || !*file) return std::nullopt;
+  try {
+    Database second(file, Database::Mode::ReadOnly);
+    second.set_display_path(db.path());
+    sqlite3_busy_timeout(second.handle(), 0);  // a locked file is a fallback, not a wait
+    second.query_int("SELECT count(*) FROM processes");
+    return second;
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+OpIndex op_of_event(const CommTrace& t, EventId event) {
+  auto it = std::lower_bound(t.event_id.begin(), t.event_id.end(), event);
+  if (it == t.event_id.end() || *it != event) return kNoOp;
+  return static_cast<OpIndex>(it - t.event_id.begin());
+}
+
+OpIndex receive_op_of_event(const CommTrace& t, EventId event) {
+  OpIndex op = op_of_event(t, event);
+  if (op != kNoOp && is_split_send_half(t, op)) ++op;
+  return op;
+}
+
+bool is_split_send_half(const CommTrace& t, OpIndex op) {
+  auto i = static_cast<std::size_t>(op);
+  return i + 1 < t.event_id.size() && t.event_id[i + 1] == t.event_id[i];
+}
+
+LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& options) {
+  LoadedCommTrace out;
+  CommTrace& t = out.trace;
+  const RegionKinds regions = read_region_kinds(db, options.partition_function);
+  const std::int64_t processes = db.query_int("SELECT count(*) FROM processes");
+  if (processes <= 0 || processes > (std::int64_t{1} << 24))
+    throw Error(db.path(), "bad process count " + std::to_string(processes));
+  t.process_count = static_cast<std::int32_t>(processes);
+  const std::int64_t events = db.query_int("SELECT COALESCE(sum(event_count), 0) FROM processes");
+  if (events < 0 || events > (std::int64_t{1} << 40)) throw Error(db.path(), "bad event count " + std::to_string(events));
+
+  PhaseTimer timer("WEFT_ANALYZE_TIMING");
+  EventOpIndex index(events);
+  const std::int64_t messages = mark_references(db, index);
+  timer.mark("  load: mark references");
+  std::vector<std::pair<ProcessIndex, TimeNs>> markers;
+  const std::int64_t ops = mark_ops(db, regions, t.process_count, index, markers);
+  timer.mark("  load: mark ops");
+  if (ops > INT32_MAX) throw Error(db.path(), "more than 2^31 communication events");
+  const auto n = static_cast<std::size_t>(ops);
+  t.process.resize(n);
+  t.start.resize(n);
+  t.end.resize(n);
+  t.kind.resize(n);
+  t.event_id.resize(n);
+  out.region.resize(n);
+  // The messages and collective members become op references on a second
+  // connection and thread while this one fills the ops, when the file can be
+  // shared (an import's file is locked to its connection until it is done).
+  ReferencedOps refs;
+  if (std::optional<Database> second = options.two_threads ? open_second_reader(db) : std::nullopt) {
+    std::future<ReferencedOps> reading =
+        std::async(std::launch::async, [&] { return read_referenced_ops(*second, index, messages); });
+    fill_ops(db, regions, index, out);
+    try {
+      refs = reading.get();
+    } catch (const Error&) {
+      // Done again on this connection, which reports what is wrong with the file.
+      refs = read_referenced_ops(db, index, messages);
+    }
+  } else {
+    fill_ops(db, regions, index, out);
+    refs = read_referenced_ops(db, index, messages);
+  }
+  timer.mark("  load: fill ops, messages");
+  check_op_order(db, t);
+  structure::index_processes(t);
+  assign_segments(markers, !options.partition_function.empty(), t);
+  t.msg_send_op = std::move(refs.trace.msg_send_op);
+  t.msg_recv_op = std::move(refs.trace.msg_recv_op);
+  t.msg_post_op = std::move(refs.trace.msg_post_op);
+  t.msg_send_done_op = std::move(refs.trace.msg_send_done_op);
+  t.coll_first = std::move(refs.trace.coll_first);
+  t.coll_members = std::move(refs.trace.coll_members);
+  out.message_id = std::move(refs.message_id);
+  out.collective_id = std::move(refs.collective_id);
+  out.unmatched_messages = refs.unmatched_messages;
   structure::validate_comm_trace(t);
   return out;
 }

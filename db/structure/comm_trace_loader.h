@@ -22,6 +22,9 @@ namespace weft::db {
 struct CommTraceLoadOptions {
   // --partition-function: break partitions at each entry of this region.
   std::string partition_function;
+  // Read the messages on a second connection and thread while the events are
+  // read, when the file can be shared.
+  bool two_threads = true;
 };
 
 struct LoadedCommTrace {

@@ -21,8 +21,9 @@ struct AnalysisSettings {
   structure::AnalysisOptions options;
   bool task_reorder = true;  // task runs (Projections): §3.2.1 reordering; --no-reorder
   std::string partition_function;
-  // 2: the view tables are built on a second thread while comm_event_blocks
-  // is written; 1: one after the other on the calling thread.
+  // 2: the messages are loaded on a second thread while the events are, and
+  // the view tables are built on one while comm_event_blocks is written; 1:
+  // all on the calling thread.
   int threads = 2;
 };
 
