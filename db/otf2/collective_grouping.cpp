@@ -24,14 +24,25 @@ std::uint32_t CollectiveGrouper::instance_of(const CollectiveMemberRecord& m) {
 }
 
 void CollectiveGrouper::add(std::span<const CollectiveMemberRecord> members) {
-  if (members_.size() + members.size() >= UINT32_MAX)
+  if (count_ + members.size() >= UINT32_MAX)
     throw Error("more than 2^32 collective members: not supported");
   for (const CollectiveMemberRecord& m : members) {
     std::uint32_t i = instance_of(m);
     ++instances_[i].members;
     instance_of_member_.push_back(i);
   }
-  members_.insert(members_.end(), members.begin(), members.end());
+  for (std::size_t at = 0; at < members.size();) {
+    if (chunks_.empty() || chunks_.back().size() == kChunkSize) {
+      chunks_.emplace_back();
+      chunks_.back().reserve(kChunkSize);
+    }
+    BigVector<CollectiveMemberRecord>& chunk = chunks_.back();
+    const std::size_t take = std::min(members.size() - at, kChunkSize - chunk.size());
+    chunk.insert(chunk.end(), members.begin() + static_cast<std::ptrdiff_t>(at),
+                 members.begin() + static_cast<std::ptrdiff_t>(at + take));
+    at += take;
+  }
+  count_ += members.size();
 }
 
 GroupedCollectives CollectiveGrouper::finish() const {
@@ -39,18 +50,18 @@ GroupedCollectives CollectiveGrouper::finish() const {
   // Each instance's members, in arrival (= process) order: a counting sort.
   std::vector<std::uint32_t> first(instances_.size() + 1, 0);
   for (std::size_t i = 0; i < instances_.size(); ++i) first[i + 1] = first[i] + instances_[i].members;
-  out.member_order.resize(members_.size());
+  out.member_order.resize(count_);
   std::vector<std::uint32_t> at(first.begin(), first.end() - 1);
-  for (std::size_t m = 0; m < members_.size(); ++m)
+  for (std::size_t m = 0; m < count_; ++m)
     out.member_order[at[instance_of_member_[m]]++] = static_cast<std::uint32_t>(m);
 
   out.rows.reserve(instances_.size());
   for (std::size_t i = 0; i < instances_.size(); ++i) {
-    const CollectiveMemberRecord& head = members_[out.member_order[first[i]]];
+    const CollectiveMemberRecord& head = member(out.member_order[first[i]]);
     CollectiveRow row{head.comm, head.region, head.root, head.start_ns, head.end_ns, first[i],
                       instances_[i].members};
     for (std::uint32_t k = first[i]; k < first[i + 1]; ++k) {
-      const CollectiveMemberRecord& m = members_[out.member_order[k]];
+      const CollectiveMemberRecord& m = member(out.member_order[k]);
       row.begin_ns = std::min(row.begin_ns, m.start_ns);
       row.end_ns = std::max(row.end_ns, m.end_ns);
       if (row.root < 0) row.root = m.root;

@@ -114,8 +114,7 @@ void write_processes(Database& db, const ProcessLayout& layout, size_t first,
 std::int64_t or_null(std::int64_t v) { return v < 0 ? kSqlNull : v; }
 
 // One collectives row and one packed member block per instance.
-void write_collectives(Database& db, const GroupedCollectives& grouped,
-                       const BigVector<CollectiveMemberRecord>& members) {
+void write_collectives(Database& db, const GroupedCollectives& grouped, const CollectiveGrouper& members) {
   BatchInserter collectives(db, "collectives", "", 7);
   Statement member_block = db.prepare("INSERT INTO collective_member_blocks VALUES(?1, ?2, ?3)");
   std::vector<PackedCollectiveMember> packed;
@@ -127,7 +126,7 @@ void write_collectives(Database& db, const GroupedCollectives& grouped,
     collectives.add(row);
     packed.clear();
     for (std::uint32_t k = 0; k < c.members; ++k) {
-      const CollectiveMemberRecord& m = members[grouped.member_order[c.first_member + k]];
+      const CollectiveMemberRecord& m = members.member(grouped.member_order[c.first_member + k]);
       packed.push_back({{id, m.process, m.event < 0 ? kNullRef : m.event, m.start_ns, m.end_ns},
                         static_cast<std::int64_t>(m.bytes_sent),
                         static_cast<std::int64_t>(m.bytes_received)});
@@ -272,7 +271,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
     messages.finish(shift);
     timer.mark("last messages");
     GroupedCollectives grouped = collectives.finish();
-    write_collectives(db, grouped, collectives.members());
+    write_collectives(db, grouped, collectives);
     timer.mark("collectives");
 
     summary.processes = count;
