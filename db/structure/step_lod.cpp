@@ -69,38 +69,46 @@ StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps) {
 }
 
 StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::StructureResult& r,
-                            const RegionClasses& classes) {
+                            const RegionClasses& classes, TimeNs max_lateness, TimeNs max_diff_lateness,
+                            TimeNs max_global_lateness) {
+  // Durations are the input ops' own (a coalesced Isend's, not its run's).
+  TimeNs max_duration = 0;
+  r.input.for_each(r.trace, [&](const structure::InputOp& op) { max_duration = std::max(max_duration, op.end - op.start); });
   return build_step_lod(r.trace.process_count, r.report.global_steps, [&](const auto& emit) {
     r.input.for_each(r.trace, [&](const structure::InputOp& op) {
       const structure::OpIndex a = op.analyzed;
       emit(StepLodItem{op.process, r.global_step(a), r.metrics.lateness(a), r.metrics.diff_lateness(a),
                        r.metrics.global_lateness(a), op.end - op.start, loaded.region[static_cast<std::size_t>(op.index)]});
     });
-  }, classes);
+  }, classes, {max_lateness, max_diff_lateness, max_global_lateness, max_duration});
 }
 
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
                             const RegionClasses& classes) {
+  StepLodMaxima max;
+  items([&](const StepLodItem& it) {
+    max.lateness = std::max(max.lateness, it.lateness);
+    max.diff_lateness = std::max(max.diff_lateness, it.diff_lateness);
+    max.global_lateness = std::max(max.global_lateness, it.global_lateness);
+    max.duration = std::max(max.duration, it.duration);
+  });
+  return build_step_lod(rows, steps, items, classes, max);
+}
+
+StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
+                            const RegionClasses& classes, const StepLodMaxima& max) {
   StepLodTiles lod;
   const StepLodLayout& l = lod.layout = plan_step_lod_layout(rows, steps);
-  TimeNs max_late = 0, max_diff = 0, max_global = 0, max_duration = 0;
-  items([&](const StepLodItem& it) {
-    max_late = std::max(max_late, it.lateness);
-    max_diff = std::max(max_diff, it.diff_lateness);
-    max_global = std::max(max_global, it.global_lateness);
-    max_duration = std::max(max_duration, it.duration);
-  });
-
   StepGrid grid;
   grid.resize(l.blocks(l.min_plevel), l.bins(l.min_slevel));
   items([&](const StepLodItem& it) {
     if (it.step < 0 || it.step >= l.steps || it.row < 0 || it.row >= l.processes) return;
     auto& cell = grid.at(it.row >> l.min_plevel, it.step >> l.min_slevel);
     std::array<std::uint8_t, kStepLodCellBytes> op{};
-    op[kLodLateness] = quantize_metric(it.lateness, max_late);
-    op[kLodDiffLateness] = quantize_metric(it.diff_lateness, max_diff);
-    op[kLodGlobalLateness] = quantize_metric(it.global_lateness, max_global);
-    op[kLodDuration] = quantize_metric(it.duration, max_duration);
+    op[kLodLateness] = quantize_metric(it.lateness, max.lateness);
+    op[kLodDiffLateness] = quantize_metric(it.diff_lateness, max.diff_lateness);
+    op[kLodGlobalLateness] = quantize_metric(it.global_lateness, max.global_lateness);
+    op[kLodDuration] = quantize_metric(it.duration, max.duration);
     auto c = classes.find(it.region);
     op[kLodClasses] = static_cast<std::uint8_t>(1u << static_cast<int>(c == classes.end() ? StartClass::Compute : c->second));
     merge_into(cell, op);

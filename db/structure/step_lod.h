@@ -54,12 +54,22 @@ struct StepLodItem {
 };
 // Calls its argument once per item; called twice (maxima, then cells).
 using StepLodItems = std::function<void(const std::function<void(const StepLodItem&)>&)>;
-// The level of detail of the items over `rows` logical rows and `steps` steps.
+// The largest value of each metric among the items: cells hold 1..255 of it.
+struct StepLodMaxima {
+  TimeNs lateness = 0, diff_lateness = 0, global_lateness = 0, duration = 0;
+};
+// The level of detail of the items over `rows` logical rows and `steps` steps
+// (the items are visited once, for the cells).
+StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
+                            const RegionClasses& classes, const StepLodMaxima& maxima);
+// The same with the maxima found in a first visit of the items.
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
                             const RegionClasses& classes);
-// The items of an MPI analysis: its input ops.
+// The items of an MPI analysis (its input ops), with the maxima of the
+// lateness metrics known (the analysis' own ranges).
 StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::StructureResult& result,
-                            const RegionClasses& classes);
+                            const RegionClasses& classes, TimeNs max_lateness, TimeNs max_diff_lateness,
+                            TimeNs max_global_lateness);
 // (Re)creates step_lod with its meta facts (step_lod_rows: the layout's rows)
 // inside the caller's transaction.
 void write_step_lod(Database& db, const StepLodTiles& lod);

@@ -51,7 +51,9 @@ ViewTables build_view_tables(const ViewTableInputs& inputs, const LoadedCommTrac
   v.facts.max_message_steps = v.message_steps.max_span;
   timer.mark("  (helper) message_steps");
   find_metric_ranges(r, v.facts);
-  v.step_lod = build_step_lod(loaded, r, inputs.region_classes);
+  // Every input op's metrics are its analyzed op's: the ranges are the maxima.
+  v.step_lod = build_step_lod(loaded, r, inputs.region_classes, v.facts.max_lateness, v.facts.max_diff_lateness,
+                              v.facts.max_global_lateness);
   timer.mark("  (helper) step_lod");
   v.time_metrics = bin_time_metrics(r, inputs.trace_end_ns);
   timer.mark("  (helper) time_metrics");
