@@ -4,11 +4,14 @@
 // is locked to that connection: all three give the same trace.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <string>
 
 #include "import_test_support.h"
 #include "store/sqlite.h"
 #include "structure/comm_trace_loader.h"
+#include "weft_test_db.h"
 
 using weft::test::quoted;
 using weft::test::run_command;
@@ -72,4 +75,51 @@ TEST(CommTraceLoader, OneOrTwoConnectionsAndALockedFileLoadTheSameTrace) {
   }
   EXPECT_EQ(dump(weft::db::load_comm_trace(db, {"", true})), two);
   db.exec("COMMIT");
+}
+
+// MPI_Sendrecv: a receive call that also sends is two ops on one event, its
+// send half then its receive half (so that two ranks exchanging through it
+// make no happened-before cycle). The send half is what the message it sends
+// refers to, the receive half what the message it receives refers to. A wait
+// that completes nothing stays out; one a message refers to is an op.
+TEST(CommTraceLoader, ASendrecvIsASendAndAReceiveOnOneEvent) {
+  using weft::structure::OpKind;
+  weft::testing::TestTrace trace;
+  trace.processes = 2;
+  trace.regions.push_back({6, "MPI_Sendrecv", "mpi", weft::RegionKind::Recv});
+  // Event ids: process 0: 0 main, 1 Sendrecv, 2 Waitall; process 1: 3 main,
+  // 4 Isend, 5 Waitall, 6 Sendrecv.
+  trace.events = {{0, 0, 100, 0, 0}, {0, 10, 20, 6, 1}, {0, 30, 40, 4, 1},
+                  {1, 0, 100, 0, 0}, {1, 5, 8, 2, 1},   {1, 12, 18, 4, 1}, {1, 25, 35, 6, 1}};
+  trace.messages = {{0, 1, 10, 18, 1, 5},    // 0's Sendrecv sends it, 1's Waitall completes it
+                    {1, 0, 5, 20, 4, 1},     // 1's Isend to 0's Sendrecv
+                    {1, 0, 25, 40, 6, -1}};  // 1's Sendrecv sends it; its receive is not traced
+  const std::string path = weft::testing::temp_weft_path("sendrecv");
+  weft::testing::write_test_weft(path, trace);
+  weft::db::Database db(path, weft::db::Database::Mode::ReadOnly);
+  for (const bool two_threads : {false, true}) {
+    const weft::db::LoadedCommTrace l = weft::db::load_comm_trace(db, {"", two_threads});
+    const weft::structure::CommTrace& t = l.trace;
+    // Ops in event id order: event 1 split (0 send, 1 receive), the Isend
+    // (2), the Waitall of process 1 (3: a message's receive event; process
+    // 0's completes nothing and is no op), event 6 split (4, 5).
+    ASSERT_EQ(t.op_count(), 6) << two_threads;
+    EXPECT_EQ(t.event_id, (std::vector<weft::EventId>{1, 1, 4, 5, 6, 6})) << two_threads;
+    EXPECT_EQ(t.kind, (std::vector<OpKind>{OpKind::Send, OpKind::Recv, OpKind::Isend, OpKind::Wait, OpKind::Send,
+                                           OpKind::Recv}))
+        << two_threads;
+    EXPECT_TRUE(weft::db::is_split_send_half(t, 0));
+    EXPECT_FALSE(weft::db::is_split_send_half(t, 1));
+    EXPECT_EQ(weft::db::op_of_event(t, 1), 0);
+    EXPECT_EQ(weft::db::receive_op_of_event(t, 1), 1);
+    EXPECT_EQ(weft::db::op_of_event(t, 2), weft::structure::kNoOp);
+    // Messages come in the store's scan order: (id, send op, receive op) by id.
+    std::vector<std::array<std::int64_t, 3>> messages;
+    for (std::size_t m = 0; m < l.message_id.size(); ++m)
+      messages.push_back({l.message_id[m], t.msg_send_op[m], t.msg_recv_op[m]});
+    std::sort(messages.begin(), messages.end());
+    EXPECT_EQ(messages, (std::vector<std::array<std::int64_t, 3>>{{0, 0, 3}, {1, 2, 1}, {2, 4, weft::structure::kNoOp}}))
+        << two_threads;
+    EXPECT_EQ(l.unmatched_messages, 1);
+  }
 }

@@ -39,6 +39,10 @@ struct TestMessage {
   ProcessIndex dst;
   TimeNs send;
   TimeNs recv;
+  // The events of the send and receive calls (ids as written: events by
+  // process, then start, then depth); kNullRef (-1): none.
+  EventId send_event = -1;
+  EventId recv_event = -1;
 };
 
 struct TestTrace {
@@ -116,8 +120,8 @@ inline void write_test_weft(const std::string& path, TestTrace trace) {
   std::vector<db::MessageRecord> messages;
   for (std::size_t i = 0; i < trace.messages.size(); ++i) {
     const TestMessage& m = trace.messages[i];
-    messages.push_back({static_cast<std::int64_t>(i), m.src, m.dst, 0, 0, 8, db::kNullRef,
-                        db::kNullRef, db::kNullRef, db::kNullRef, m.send, m.recv, true, true});
+    messages.push_back({static_cast<std::int64_t>(i), m.src, m.dst, 0, 0, 8, m.send_event,
+                        db::kNullRef, db::kNullRef, m.recv_event, m.send, m.recv, true, true});
   }
   db::MessageBlockWriter message_blocks(db, shift);
   message_blocks.write_any(messages);

@@ -86,13 +86,6 @@ std::optional<OpKind> op_kind_of_event(const EventRecord& e, const RegionKinds& 
   return OpKind::Wait;
 }
 
-// MPI_Sendrecv (and any receive call that also sends) is a send followed by a
-// receive: two ops, so that an exchange between two such calls is not a
-// happened-before cycle.
-bool splits(const EventRecord& e, OpKind kind, const EventOpIndex& index) {
-  return kind == OpKind::Recv && index.has_role(e.id, EventOpIndex::kSent);
-}
-
 // Marks every message's and collective member's events with their roles;
 // returns the number of messages.
 std::int64_t mark_references(Database& db, EventOpIndex& index) {
@@ -112,11 +105,13 @@ std::int64_t mark_references(Database& db, EventOpIndex& index) {
   return messages;
 }
 
-// First pass over the events: checks them, marks which are ops (numbering
-// them in id order) and collects the --partition-function entries. Returns
-// the number of ops.
-std::int64_t mark_ops(Database& db, const RegionKinds& regions, std::int32_t processes,
-                      EventOpIndex& index, std::vector<std::pair<ProcessIndex, TimeNs>>& markers) {
+// First pass over the events: checks them, marks the communication calls
+// (a receive call that also sends, as MPI_Sendrecv, becomes a send and a
+// receive op once the roles are known: EventOpIndex::finish_marking) and
+// collects the --partition-function entries. Reads no role, so it can run
+// while another thread marks them.
+void mark_calls(Database& db, const RegionKinds& regions, std::int32_t processes, EventOpIndex& index,
+                std::vector<std::pair<ProcessIndex, TimeNs>>& markers) {
   scan_events(db, [&](std::span<const EventRecord> batch) {
     for (const EventRecord& e : batch) {
       if (e.process < 0 || e.process >= processes)
@@ -126,11 +121,10 @@ std::int64_t mark_ops(Database& db, const RegionKinds& regions, std::int32_t pro
         throw Error(db.path(), "event id " + std::to_string(e.id) + " outside the ids of the processes");
       if (!index.mark_seen(e.id)) throw Error(db.path(), "event id " + std::to_string(e.id) + " stored twice");
       if (regions.marker(e.region)) markers.push_back({e.process, e.start_ns});
-      if (std::optional<OpKind> kind = op_kind_of_event(e, regions, index))
-        index.mark_op(e.id, splits(e, *kind, index));
+      if (std::optional<OpKind> kind = op_kind_of_region(regions.of(e.region)))
+        index.mark_call(e.id, *kind == OpKind::Recv);
     }
   });
-  return index.number_ops();
 }
 
 // Second pass: each op's columns go straight to its numbered slot, so the ops
@@ -303,12 +297,31 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   if (events < 0 || events > (std::int64_t{1} << 40)) throw Error(db.path(), "bad event count " + std::to_string(events));
 
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
+  // The messages and collective members are read on a second connection and
+  // thread while this one reads the events, when the file can be shared (an
+  // import's file is locked to its connection until it is done). Whatever
+  // fails on the second connection is done again on this one, which reports
+  // what is wrong with the file.
+  std::optional<Database> second = options.two_threads ? open_second_reader(db) : std::nullopt;
   EventOpIndex index(events);
-  const std::int64_t messages = mark_references(db, index);
-  timer.mark("  load: mark references");
   std::vector<std::pair<ProcessIndex, TimeNs>> markers;
-  const std::int64_t ops = mark_ops(db, regions, t.process_count, index, markers);
-  timer.mark("  load: mark ops");
+  std::int64_t messages = 0;
+  if (second) {
+    std::future<std::int64_t> marking =
+        std::async(std::launch::async, [&] { return mark_references(*second, index); });
+    mark_calls(db, regions, t.process_count, index, markers);
+    try {
+      messages = marking.get();
+    } catch (const Error&) {
+      index.clear_roles();
+      messages = mark_references(db, index);
+    }
+  } else {
+    messages = mark_references(db, index);
+    mark_calls(db, regions, t.process_count, index, markers);
+  }
+  const std::int64_t ops = index.finish_marking();
+  timer.mark("  load: mark references and calls");
   if (ops > INT32_MAX) throw Error(db.path(), "more than 2^31 communication events");
   const auto n = static_cast<std::size_t>(ops);
   t.process.resize(n);
@@ -317,11 +330,10 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   t.kind.resize(n);
   t.event_id.resize(n);
   out.region.resize(n);
-  // The messages and collective members become op references on a second
-  // connection and thread while this one fills the ops, when the file can be
-  // shared (an import's file is locked to its connection until it is done).
+  // Then the messages and collective members become op references there
+  // while this connection fills the ops.
   ReferencedOps refs;
-  if (std::optional<Database> second = options.two_threads ? open_second_reader(db) : std::nullopt) {
+  if (second) {
     std::future<ReferencedOps> reading =
         std::async(std::launch::async, [&] { return read_referenced_ops(*second, index, messages); });
     fill_ops(db, regions, index, out);

@@ -2,9 +2,12 @@
 // Loads the input of the structure analysis from a .weft run: the
 // communication events (core/structure/comm_trace.h), their messages and
 // collectives, through the whole-table scans of store/record_scan.h: the
-// message and collective scans mark the events they refer to, a first event
-// scan marks and numbers the ops (structure/event_op_index.h), a second one writes
-// each op's columns into its slot, and the last scans map references to ops.
+// message and collective scans mark the events they refer to while a first
+// event scan marks the communication calls; the ops are numbered from both
+// (structure/event_op_index.h); a second event scan writes each op's columns
+// into its slot while the last scans map references to ops. With two
+// threads, the message and collective scans run on a second connection
+// beside the event scans.
 //
 // Which events are operations: every MPI send, Isend, receive, Irecv and
 // collective call, plus every event a message or collective refers to (the

@@ -22,18 +22,28 @@ class EventOpIndex {
   enum Role : std::uint8_t { kSent = 0, kCompleted = 1, kPosted = 2, kCollective = 3, kRoles = 4 };
 
   explicit EventOpIndex(std::int64_t events)
-      : events_(events), words_(static_cast<std::size_t>((events + 63) / 64)) {}
+      : events_(events),
+        words_(static_cast<std::size_t>((events + 63) / 64)),
+        roles_(static_cast<std::size_t>((events + 63) / 64)) {}
 
   bool contains(EventId e) const { return e >= 0 && e < events_; }
 
+  // Marking has two sides that may run on two threads at once, since they
+  // write separate arrays: the references' roles (add_role), and the events'
+  // own calls (mark_seen, mark_call). finish_marking() then combines them.
+
   // Ids outside 0..events-1 are ignored: such a reference matches no event.
   void add_role(EventId e, Role role) {
-    if (contains(e)) words_[word(e)].role[role] |= bit(e);
+    if (contains(e)) roles_[word(e)].role[role] |= bit(e);
   }
-  bool has_role(EventId e, Role role) const { return words_[word(e)].role[role] & bit(e); }
+  // Forgets every role (to mark them again after a failed pass).
+  void clear_roles() {
+    for (RoleWord& r : roles_) r = RoleWord{};
+  }
+  bool has_role(EventId e, Role role) const { return roles_[word(e)].role[role] & bit(e); }
   bool referenced(EventId e) const {
-    const Word& w = words_[word(e)];
-    return (w.role[0] | w.role[1] | w.role[2] | w.role[3]) & bit(e);
+    const RoleWord& r = roles_[word(e)];
+    return (r.role[0] | r.role[1] | r.role[2] | r.role[3]) & bit(e);
   }
 
   // Returns false when `e` was already seen (a duplicate id).
@@ -43,16 +53,23 @@ class EventOpIndex {
     s |= bit(e);
     return true;
   }
-  // `e` becomes one operation, or two when `split`.
-  void mark_op(EventId e, bool split) {
+  // `e` is a communication call (its region makes it an op); `receive`: a
+  // receive call, two ops if it also sends (MPI_Sendrecv).
+  void mark_call(EventId e, bool receive) {
     words_[word(e)].op |= bit(e);
-    if (split) words_[word(e)].split |= bit(e);
+    if (receive) words_[word(e)].receive |= bit(e);
   }
 
-  // Call after the last mark_op, before op_of: numbers the ops. Returns their count.
-  std::int64_t number_ops() {
+  // After both sides of the marking, before op_of: every seen event that a
+  // message or collective refers to is an op too, a receive call that sends
+  // is split, and the ops are numbered. Returns their count.
+  std::int64_t finish_marking() {
     std::int64_t ops = 0;
-    for (Word& w : words_) {
+    for (std::size_t i = 0; i < words_.size(); ++i) {
+      Word& w = words_[i];
+      const RoleWord& r = roles_[i];
+      w.op |= w.seen & (r.role[0] | r.role[1] | r.role[2] | r.role[3]);
+      w.split = w.receive & r.role[kSent];
       w.ops_before = ops;
       ops += std::popcount(w.op) + std::popcount(w.split);
     }
@@ -72,15 +89,18 @@ class EventOpIndex {
 
  private:
   struct Word {
-    std::uint64_t role[kRoles] = {};
-    std::uint64_t seen = 0, op = 0, split = 0;
+    std::uint64_t seen = 0, op = 0, receive = 0, split = 0;
     std::int64_t ops_before = 0;
+  };
+  struct RoleWord {
+    std::uint64_t role[kRoles] = {};
   };
   static std::size_t word(EventId e) { return static_cast<std::size_t>(e) >> 6; }
   static std::uint64_t bit(EventId e) { return std::uint64_t{1} << (e & 63); }
 
   std::int64_t events_;
   std::vector<Word> words_;
+  std::vector<RoleWord> roles_;  // apart from words_: written by the other thread
 };
 
 }  // namespace weft::db
