@@ -52,12 +52,4 @@ InputOps::InputOps(const CommTrace& input, const std::vector<OpIndex>& analyzed_
   msg_send_op_ = input.msg_send_op;
 }
 
-std::vector<OpIndex> InputOps::first_input_ops() const {
-  std::vector<OpIndex> first(static_cast<std::size_t>(starts_.members()));
-  std::size_t a = 0;
-  for (OpIndex i = 0; i < count(); ++i)
-    if (starts_new(i)) first[a++] = i;
-  return first;
-}
-
 }  // namespace weft::structure

@@ -13,8 +13,8 @@
 //    times from it; only the members of coalesced runs keep their own times.
 //  - Event ids as 32-bit offsets from the id of their process's first op.
 //  - The input op that sent each message: which Isend of a run sent it. The
-//    receiving op is never part of a run, so the analyzed trace has it
-//    (first_input_ops maps it back).
+//    receiving op is never part of a run, so the analyzed trace has it (the
+//    analyzed op's one input op).
 #include <cstdint>
 #include <vector>
 
@@ -49,9 +49,6 @@ class InputOps {
   std::int32_t message_count() const { return static_cast<std::int32_t>(msg_send_op_.size()); }
   // The input op that sent message m (kNoOp when absent).
   OpIndex message_send_op(std::int32_t m) const { return msg_send_op_[static_cast<std::size_t>(m)]; }
-  // Per analyzed op, the first input op it was made from: the one input op of
-  // any op that is not a coalesced run, such as every receive.
-  std::vector<OpIndex> first_input_ops() const;
 
   // Calls f(const InputOp&) for every input op in order; `analyzed` is the
   // trace given to the constructor (the analysis result's).
