@@ -62,19 +62,11 @@ struct LocationWorkPlan {
   std::size_t piece_events = 0;  // rows a worker holds before encoding; 0: kPieceEvents
 };
 
-// Messages that ordering a location completed, in the runs of one owner each
-// in which the matcher handed them, waiting to be stored.
+// The messages that ordering a location completed, encoded as blocks there,
+// waiting to be stored (a few bytes a message instead of a MessageRecord).
 struct MatchedMessages {
-  std::vector<MessageRecord> messages;
-  std::vector<std::pair<std::int64_t, std::size_t>> runs;  // (owner, end in messages)
-  void add(std::int64_t owner, std::span<const MessageRecord> run) {
-    messages.insert(messages.end(), run.begin(), run.end());
-    runs.emplace_back(owner, messages.size());
-  }
-  void clear() {
-    messages.clear();
-    runs.clear();
-  }
+  EncodedMessageBlocks blocks;
+  void clear() { blocks.clear(); }
 };
 
 // In process order, on the worker ordering the location: its records with

@@ -150,24 +150,37 @@ std::string warn_unmatched(std::uint64_t sends, std::uint64_t recvs) {
 // Message blocks need the bucket shift. Without a trace length in the
 // definitions it is known only after the last location, so the messages
 // wait in memory until then.
+//
+// With the shift known, the ordering stage encodes the messages it matched
+// (encode) and the storing stage inserts them (insert): the encoder and the
+// statement are separate objects, each used by one stage at a time.
 class MessageOutput {
  public:
   MessageOutput(Database& db, int shift) : db_(db) {
-    if (shift >= 0) writer_.emplace(db, shift);
+    if (shift < 0) return;
+    encoder_.emplace(shift);
+    writer_.emplace(db, shift);
   }
-  void write(std::int64_t owner, std::span<MessageRecord> messages) {
-    if (writer_)
-      writer_->write(owner, messages);
+  // Ordering stage: one owner's messages, into its location's blocks.
+  void encode(std::int64_t owner, std::span<MessageRecord> messages, MatchedMessages& matched) {
+    if (encoder_)
+      encoder_->encode(owner, messages, matched.blocks);
     else
       staged_.insert(staged_.end(), messages.begin(), messages.end());
   }
-  // The messages one location's ordering matched, run by run.
-  void write(MatchedMessages& matched) {
-    std::size_t begin = 0;
-    for (auto [owner, end] : matched.runs) {
-      write(owner, std::span(matched.messages).subspan(begin, end - begin));
-      begin = end;
+  // Storing stage: the blocks a location's ordering encoded.
+  void insert(const MatchedMessages& matched) {
+    if (writer_) writer_->insert(matched.blocks);
+  }
+  // After the workers: one owner's messages, encoded and inserted at once.
+  void write(std::int64_t owner, std::span<MessageRecord> messages) {
+    if (!encoder_) {
+      staged_.insert(staged_.end(), messages.begin(), messages.end());
+      return;
     }
+    scratch_.clear();
+    encode(owner, messages, scratch_);
+    insert(scratch_);
   }
   void finish(int shift) {
     if (writer_) return;
@@ -178,8 +191,10 @@ class MessageOutput {
 
  private:
   Database& db_;
+  std::optional<MessageBlockEncoder> encoder_;
   std::optional<MessageBlockWriter> writer_;
   std::vector<MessageRecord> staged_;
+  MatchedMessages scratch_;
 };
 
 }  // namespace
@@ -234,7 +249,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
     MessageMatcher matcher(layout.rank_process, first, count,
                            [&](std::int64_t owner, std::span<MessageRecord> run) {
                              if (matched_now)
-                               matched_now->add(owner, run);
+                               messages.encode(owner, run, *matched_now);
                              else
                                messages.write(owner, run);
                            });
@@ -248,7 +263,7 @@ ImportSummary import_otf2(const ImportOptions& options) {
           matched_now = nullptr;
           collectives.add(records.collective_members);
         },
-        [&](MatchedMessages& matched) { messages.write(matched); },
+        [&](MatchedMessages& matched) { messages.insert(matched); },
         [&](std::uint64_t records, std::size_t locations) {
           progress.records_done = records;
           progress.locations_done = locations;

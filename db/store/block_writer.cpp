@@ -99,46 +99,60 @@ void EventBlockWriter::write_encoded(ProcessIndex process, const EncodedEventBlo
   }
 }
 
-MessageBlockWriter::MessageBlockWriter(Database& db, int shift)
-    : insert_(db.prepare("INSERT INTO message_blocks VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
-      shift_(shift) {}
-
-void MessageBlockWriter::write(std::int64_t owner, std::span<MessageRecord> messages) {
+void MessageBlockEncoder::encode(std::int64_t owner, std::span<MessageRecord> messages, EncodedMessageBlocks& out) {
   if (messages.empty()) return;
   auto key = [this](const MessageRecord& m) { return std::make_pair(message_bucket(m, shift_), m.id); };
   auto less = [&](const MessageRecord& a, const MessageRecord& b) { return key(a) < key(b); };
   if (!std::is_sorted(messages.begin(), messages.end(), less))
     std::sort(messages.begin(), messages.end(), less);
-  std::int32_t part = take_part(next_part_, owner + 1);
+  const std::int32_t part = take_part(next_part_, owner + 1);
   for (std::size_t i = 0; i < messages.size();) {
-    std::int64_t bucket = message_bucket(messages[i], shift_);
+    const std::int64_t bucket = message_bucket(messages[i], shift_);
     std::size_t j = i + 1;
     while (j < messages.size() && message_bucket(messages[j], shift_) == bucket) ++j;
     std::span<const MessageRecord> run(messages.data() + i, j - i);
-    blob_.clear();
-    encode_message_block(run, owner, blob_);
-    TimeNs first = message_time(run.front()), last = first;
-    std::int64_t min_id = run.front().id, max_id = run.front().id;
+    EncodedMessageBlocks::Block block{bucket, owner, part, static_cast<std::int64_t>(run.size()),
+                                      message_time(run.front()), message_time(run.front()),
+                                      run.front().id, run.front().id, out.bytes.size(), 0};
     for (const MessageRecord& m : run) {
-      first = std::min(first, message_time(m));
-      last = std::max(last, m.has_recv_ns ? m.recv_ns : message_time(m));
+      block.start_ns = std::min(block.start_ns, message_time(m));
+      block.end_ns = std::max(block.end_ns, m.has_recv_ns ? m.recv_ns : message_time(m));
       if (m.has_send_ns && m.has_recv_ns) max_message_ns_ = std::max(max_message_ns_, m.recv_ns - m.send_ns);
-      min_id = std::min(min_id, m.id);
-      max_id = std::max(max_id, m.id);
+      block.first_id = std::min(block.first_id, m.id);
+      block.last_id = std::max(block.last_id, m.id);
     }
-    insert_.bind(1, bucket);
-    insert_.bind(2, owner);
-    insert_.bind(3, static_cast<std::int64_t>(part));
-    insert_.bind(4, static_cast<std::int64_t>(run.size()));
-    insert_.bind(5, first);
-    insert_.bind(6, last);
-    insert_.bind(7, min_id);
-    insert_.bind(8, max_id);
-    insert_.bind_blob_static(9, blob_.data(), blob_.size());
-    insert_.run();
+    encode_message_block(run, owner, out.bytes);
+    block.size = out.bytes.size() - block.offset;
+    out.blocks.push_back(block);
     i = j;
   }
-  messages_written_ += static_cast<std::int64_t>(messages.size());
+  messages_encoded_ += static_cast<std::int64_t>(messages.size());
+}
+
+MessageBlockWriter::MessageBlockWriter(Database& db, int shift)
+    : insert_(db.prepare("INSERT INTO message_blocks VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
+      encoder_(shift) {}
+
+void MessageBlockWriter::write(std::int64_t owner, std::span<MessageRecord> messages) {
+  scratch_.clear();
+  encoder_.encode(owner, messages, scratch_);
+  insert(scratch_);
+}
+
+void MessageBlockWriter::insert(const EncodedMessageBlocks& encoded) {
+  for (const EncodedMessageBlocks::Block& b : encoded.blocks) {
+    insert_.bind(1, b.bucket);
+    insert_.bind(2, b.owner);
+    insert_.bind(3, b.part);
+    insert_.bind(4, b.count);
+    insert_.bind(5, b.start_ns);
+    insert_.bind(6, b.end_ns);
+    insert_.bind(7, b.first_id);
+    insert_.bind(8, b.last_id);
+    insert_.bind_blob_static(9, encoded.bytes.data() + b.offset, b.size);
+    insert_.run();
+    messages_written_ += b.count;
+  }
 }
 
 void MessageBlockWriter::write_any(std::span<MessageRecord> messages) {

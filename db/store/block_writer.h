@@ -80,6 +80,42 @@ class EventBlockWriter {
   std::vector<std::uint8_t> rebased_;
 };
 
+// Message blocks encoded but not yet inserted, with their rows' columns: the
+// importer encodes a location's matched messages in its ordering stage and
+// inserts them in its storing stage.
+struct EncodedMessageBlocks {
+  struct Block {
+    std::int64_t bucket, owner, part, count;
+    TimeNs start_ns, end_ns;
+    std::int64_t first_id, last_id;
+    std::size_t offset, size;  // the blob's bytes in `bytes`
+  };
+  std::vector<Block> blocks;
+  std::vector<std::uint8_t> bytes;
+  void clear() {
+    blocks.clear();
+    bytes.clear();
+  }
+};
+
+// Cuts the messages of one owner into (bucket, owner, part) blocks and
+// encodes them; parts are numbered per owner in the order of the calls.
+class MessageBlockEncoder {
+ public:
+  explicit MessageBlockEncoder(int shift) : shift_(shift) {}
+  // Appends the blocks of `messages`, all owned by `owner` (message_owner());
+  // reordered in place.
+  void encode(std::int64_t owner, std::span<MessageRecord> messages, EncodedMessageBlocks& out);
+  TimeNs max_message_ns() const { return max_message_ns_; }
+  std::int64_t messages_encoded() const { return messages_encoded_; }
+
+ private:
+  int shift_;
+  TimeNs max_message_ns_ = 0;
+  std::int64_t messages_encoded_ = 0;
+  std::vector<std::int32_t> next_part_;  // by owner + 1
+};
+
 class MessageBlockWriter {
  public:
   MessageBlockWriter(Database& db, int shift);
@@ -88,19 +124,17 @@ class MessageBlockWriter {
   void write(std::int64_t owner, std::span<MessageRecord> messages);
   // Writes messages of any owners (sorts them by owner first).
   void write_any(std::span<MessageRecord> messages);
+  // Inserts blocks encoded elsewhere (by another encoder of the same shift).
+  void insert(const EncodedMessageBlocks& encoded);
 
-  TimeNs max_message_ns() const { return max_message_ns_; }
+  TimeNs max_message_ns() const { return encoder_.max_message_ns(); }
   std::int64_t messages_written() const { return messages_written_; }
 
  private:
-  void write_block(std::int64_t owner, std::int64_t bucket, std::span<const MessageRecord> run);
-
   Statement insert_;
-  int shift_;
-  TimeNs max_message_ns_ = 0;
+  MessageBlockEncoder encoder_;
+  EncodedMessageBlocks scratch_;
   std::int64_t messages_written_ = 0;
-  std::vector<std::int32_t> next_part_;  // by owner + 1
-  std::vector<std::uint8_t> blob_;
 };
 
 // The block key of a message: its time's level-0 bucket.
