@@ -163,3 +163,40 @@ TEST(MessageMatching, RanksOutsideTheImportedRangeAreMatchedAtTheEnd) {
   EXPECT_EQ(matcher.unmatched_sends(), 1u);
   EXPECT_EQ(out.id(1).recv_ns, 20);
 }
+
+// The k-th send and the k-th posted receive of each channel pair, whether a
+// rank uses a few channels (the matcher groups them by channel in linear
+// time) or more than it groups that way (64; then it sorts), and when the
+// sends of different channels interleave in any order.
+TEST(MessageMatching, ManyChannelsPairPerChannelWhetherGroupedOrSorted) {
+  for (const std::uint32_t tags : {10u, 100u}) {
+    std::vector<ProcessIndex> ranks{0, 1};
+    Collected out;
+    MessageMatcher matcher(ranks, 0, 2, out.sink());
+    // Round 0 with the tags in the order 7t mod tags, round 1 in descending
+    // order; send time 1000 * round + tag, so that each message tells which
+    // send it was.
+    std::vector<SendRecord> sends;
+    for (std::uint32_t k = 0; k < tags; ++k) sends.push_back(send(0, 1, (7 * k) % tags, (7 * k) % tags));
+    for (std::uint32_t t = tags; t-- > 0;) sends.push_back(send(0, 1, 1000 + t, t));
+    matcher.add_process(0, sends, {});
+    // Posted round by round, the tags in the order 3t mod tags; received at
+    // 100000 + the same number as the send it must pair with.
+    std::vector<RecvRecord> recvs;
+    std::uint64_t posted = 0;
+    for (TimeNs round : {0, 1})
+      for (std::uint32_t k = 0; k < tags; ++k) {
+        const std::uint32_t t = (3 * k) % tags;
+        recvs.push_back(recv(1, 0, 100000 + 1000 * round + t, posted++, t));
+      }
+    matcher.add_process(1, {}, recvs);
+    matcher.finish();
+    ASSERT_EQ(out.messages.size(), 2u * tags) << tags;
+    for (const MessageRecord& m : out.messages) {
+      ASSERT_TRUE(m.has_recv_ns) << tags;
+      EXPECT_EQ(m.recv_ns, 100000 + m.send_ns) << "tag " << m.tag << ", " << tags << " tags";
+    }
+    EXPECT_EQ(matcher.unmatched_sends(), 0u);
+    EXPECT_EQ(matcher.unmatched_recvs(), 0u);
+  }
+}

@@ -46,6 +46,65 @@ void emit_by_owner(const Records& records, Owner owner_of, Make make,
 
 }  // namespace
 
+// A rank's sends and the receives from it use a few channels (a stencil rank:
+// its neighbours), and each channel's entries come in MPI order already (a
+// rank's sends always; its receives when each receiving rank is one
+// process). Then a counting sort by channel gives std::sort's order in linear
+// time; otherwise (many channels, or an entry out of order) std::sort does.
+void MessageMatcher::sort_by_channel(std::vector<ChannelEntry>& entries) {
+  constexpr std::size_t kMaxChannels = 64;
+  channel_keys_.clear();
+  channel_of_.resize(entries.size());
+  std::size_t last = 0;
+  bool grouped = true;
+  for (std::size_t i = 0; i < entries.size() && grouped; ++i) {
+    const ChannelEntry& e = entries[i];
+    auto same = [&](const ChannelEntry& k) { return k.dst_rank == e.dst_rank && k.comm == e.comm && k.tag == e.tag; };
+    if (channel_keys_.empty() || !same(channel_keys_[last])) {
+      last = 0;
+      while (last < channel_keys_.size() && !same(channel_keys_[last])) ++last;
+      if (last == channel_keys_.size()) {
+        if (channel_keys_.size() == kMaxChannels) {
+          grouped = false;
+          break;
+        }
+        channel_keys_.push_back(e);  // its `order` is the last seen, its `index` the count
+        channel_keys_.back().index = 0;
+      } else if (e.order <= channel_keys_[last].order) {
+        grouped = false;
+        break;
+      }
+    } else if (e.order <= channel_keys_[last].order) {
+      grouped = false;
+      break;
+    }
+    channel_keys_[last].order = e.order;
+    ++channel_keys_[last].index;
+    channel_of_[i] = static_cast<std::uint8_t>(last);
+  }
+  if (!grouped) {
+    std::sort(entries.begin(), entries.end());
+    return;
+  }
+  // Channels in key order; each one's first slot.
+  channel_rank_.resize(channel_keys_.size());
+  for (std::size_t c = 0; c < channel_rank_.size(); ++c) channel_rank_[c] = static_cast<std::uint8_t>(c);
+  std::sort(channel_rank_.begin(), channel_rank_.end(), [&](std::uint8_t a, std::uint8_t b) {
+    const ChannelEntry& x = channel_keys_[a];
+    const ChannelEntry& y = channel_keys_[b];
+    return std::tie(x.dst_rank, x.comm, x.tag) < std::tie(y.dst_rank, y.comm, y.tag);
+  });
+  channel_first_.resize(channel_keys_.size());
+  std::uint32_t at = 0;
+  for (std::uint8_t c : channel_rank_) {
+    channel_first_[c] = at;
+    at += channel_keys_[c].index;
+  }
+  sorted_.resize(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) sorted_[channel_first_[channel_of_[i]]++] = entries[i];
+  entries.swap(sorted_);
+}
+
 template <class T>
 void MessageMatcher::Spare<T>::give(std::vector<T>& v) {
   if (v.capacity() == 0) return;
@@ -126,8 +185,8 @@ void MessageMatcher::match_rank(ProcessIndex rank) {
     recv_channels_.push_back({rank_process_[static_cast<std::size_t>(r.dst)], r.comm, r.tag, r.seq,
                               static_cast<std::uint32_t>(j)});
   }
-  std::sort(send_channels_.begin(), send_channels_.end());
-  std::sort(recv_channels_.begin(), recv_channels_.end());
+  sort_by_channel(send_channels_);
+  sort_by_channel(recv_channels_);
 
   recv_of_send_.assign(pending.sends.size(), -1);
   recv_matched_.assign(pending.recvs_from.size(), 0);

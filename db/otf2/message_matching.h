@@ -87,6 +87,8 @@ class MessageMatcher {
 
   void rank_complete(ProcessIndex rank, ProcessIndex process);
   void match_rank(ProcessIndex rank);
+  // Sorts by (dst_rank, comm, tag, order), as std::sort would.
+  void sort_by_channel(std::vector<ChannelEntry>& entries);
   void emit_sends(const PendingRank& pending, std::span<const std::int64_t> recv_of_send);
 
   std::span<const ProcessIndex> rank_process_;
@@ -104,6 +106,9 @@ class MessageMatcher {
 
   // Scratch for match_rank and the sink.
   std::vector<ChannelEntry> send_channels_, recv_channels_;
+  std::vector<ChannelEntry> channel_keys_, sorted_;  // sort_by_channel's
+  std::vector<std::uint8_t> channel_of_, channel_rank_;
+  std::vector<std::uint32_t> channel_first_;
   std::vector<std::int64_t> recv_of_send_;
   std::vector<std::uint8_t> recv_matched_;
   std::vector<MessageRecord> run_;
