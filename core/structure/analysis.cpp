@@ -110,7 +110,7 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
       local = assign_reordered_local_steps(t, r.parts, runs, r.received, coll_of, &report.forced_orderings);
       timer.mark("reordering");
     } else {
-      local = assign_local_steps(t, r.parts, runs, r.received, strides);
+      local = assign_local_steps(t, r.parts, runs, r.received, strides, options.threads);
     }
     r.raw_step = std::move(local.raw);
     r.partition_width = std::move(local.partition_width);

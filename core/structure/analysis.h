@@ -26,6 +26,8 @@ struct AnalysisOptions {
   // charm-logical-structure.txt §3.2.1 (message_passing_reorder.h) instead of
   // strides.
   bool reorder = false;
+  // 2: the local steps of two halves of the partitions on two threads.
+  int threads = 1;
 };
 
 // What the analysis did, including every repair it made to bad input.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <thread>
 
 namespace weft::structure {
 namespace {
@@ -188,6 +189,9 @@ class StrideSweep {
 
 // Steps within one partition at a time, with per-process cursors and last
 // steps kept in arrays indexed by process and reset per partition.
+// Partitions are independent here (a message never leaves its partition, and
+// each op belongs to one), so two threads can step two sets of partitions,
+// each with cursors of its own, writing disjoint entries of the result.
 class LocalStepper {
  public:
   LocalStepper(const CommTrace& t, const Partitioning& parts, const PartitionRuns& runs,
@@ -195,50 +199,87 @@ class LocalStepper {
       : t_(t), runs_(runs), received_(received), strides_(strides) {
     out_.raw.assign(static_cast<std::size_t>(t.op_count()), -1);
     out_.partition_width.assign(static_cast<std::size_t>(parts.count), 0);
-    cursor_.assign(static_cast<std::size_t>(t.process_count), 0);
-    run_end_.assign(static_cast<std::size_t>(t.process_count), 0);
-    last_.assign(static_cast<std::size_t>(t.process_count), -1);
   }
 
-  LocalSteps run() {
-    for (std::int32_t p = 0; p + 1 < static_cast<std::int32_t>(runs_.first.size()); ++p) step_partition(p);
+  LocalSteps run(int threads) {
+    const auto partitions = static_cast<std::int32_t>(runs_.first.size()) - 1;
+    std::int32_t split = partitions;
+    if (threads > 1 && partitions > 1) {
+      // The first partition past half of the ops starts the second set.
+      std::int64_t total = 0;
+      for (std::size_t r = 0; r < runs_.process.size(); ++r) total += runs_.last_op[r] - runs_.first_op[r] + 1;
+      std::int64_t seen = 0;
+      split = 0;
+      while (split < partitions && 2 * seen < total) {
+        for (auto r = runs_.first[static_cast<std::size_t>(split)]; r < runs_.first[static_cast<std::size_t>(split) + 1]; ++r)
+          seen += runs_.last_op[static_cast<std::size_t>(r)] - runs_.first_op[static_cast<std::size_t>(r)] + 1;
+        ++split;
+      }
+    }
+    if (split < partitions) {
+      std::thread second([&] { step_partitions(split, partitions); });
+      try {
+        step_partitions(0, split);
+      } catch (...) {
+        second.join();
+        throw;
+      }
+      second.join();
+    } else {
+      step_partitions(0, partitions);
+    }
     return std::move(out_);
   }
 
  private:
-  void step_partition(std::int32_t part) {
+  // One thread's scratch, indexed by process.
+  struct Cursors {
+    std::vector<OpIndex> cursor, run_end;
+    std::vector<std::int32_t> last;
+    std::vector<std::pair<std::int32_t, OpIndex>> by_stride;
+  };
+
+  void step_partitions(std::int32_t first, std::int32_t end) {
+    Cursors c;
+    c.cursor.assign(static_cast<std::size_t>(t_.process_count), 0);
+    c.run_end.assign(static_cast<std::size_t>(t_.process_count), 0);
+    c.last.assign(static_cast<std::size_t>(t_.process_count), -1);
+    for (std::int32_t p = first; p < end; ++p) step_partition(p, c);
+  }
+
+  void step_partition(std::int32_t part, Cursors& c) {
     auto r0 = runs_.first[static_cast<std::size_t>(part)];
     auto r1 = runs_.first[static_cast<std::size_t>(part) + 1];
-    by_stride_.clear();
+    c.by_stride.clear();
     for (auto r = r0; r < r1; ++r) {
       auto p = static_cast<std::size_t>(runs_.process[static_cast<std::size_t>(r)]);
-      cursor_[p] = runs_.first_op[static_cast<std::size_t>(r)];
-      run_end_[p] = runs_.last_op[static_cast<std::size_t>(r)] + 1;
-      last_[p] = -1;
-      for (OpIndex op = cursor_[p]; op < run_end_[p]; ++op) {
+      c.cursor[p] = runs_.first_op[static_cast<std::size_t>(r)];
+      c.run_end[p] = runs_.last_op[static_cast<std::size_t>(r)] + 1;
+      c.last[p] = -1;
+      for (OpIndex op = c.cursor[p]; op < c.run_end[p]; ++op) {
         std::int32_t s = strides_.stride[static_cast<std::size_t>(op)];
-        if (s > 0) by_stride_.push_back({s, op});
+        if (s > 0) c.by_stride.push_back({s, op});
       }
     }
-    std::sort(by_stride_.begin(), by_stride_.end());
+    std::sort(c.by_stride.begin(), c.by_stride.end());
     std::int32_t width = 0, stride_step = -1;
-    for (std::size_t k = 0; k < by_stride_.size();) {
+    for (std::size_t k = 0; k < c.by_stride.size();) {
       std::size_t k_end = k;
-      while (k_end < by_stride_.size() && by_stride_[k_end].first == by_stride_[k].first) ++k_end;
+      while (k_end < c.by_stride.size() && c.by_stride[k_end].first == c.by_stride[k].first) ++k_end;
       // Receives before this stride's ops go first, as early as they can.
       std::int32_t step = stride_step + 1;
       for (std::size_t j = k; j < k_end; ++j) {
-        OpIndex op = by_stride_[j].second;
+        OpIndex op = c.by_stride[j].second;
         auto p = static_cast<std::size_t>(t_.process[static_cast<std::size_t>(op)]);
-        while (cursor_[p] < op) place_asap(cursor_[p]++);
-        step = std::max(step, last_[p] + 1);
+        while (c.cursor[p] < op) place_asap(c.cursor[p]++, c);
+        step = std::max(step, c.last[p] + 1);
       }
       for (std::size_t j = k; j < k_end; ++j) {
-        OpIndex op = by_stride_[j].second;
+        OpIndex op = c.by_stride[j].second;
         auto p = static_cast<std::size_t>(t_.process[static_cast<std::size_t>(op)]);
         out_.raw[static_cast<std::size_t>(op)] = step;
-        last_[p] = step;
-        cursor_[p] = std::max(cursor_[p], op + 1);
+        c.last[p] = step;
+        c.cursor[p] = std::max(c.cursor[p], op + 1);
       }
       stride_step = step;
       width = std::max(width, step + 1);
@@ -246,21 +287,21 @@ class LocalStepper {
     }
     for (auto r = r0; r < r1; ++r) {
       auto p = static_cast<std::size_t>(runs_.process[static_cast<std::size_t>(r)]);
-      while (cursor_[p] < run_end_[p]) place_asap(cursor_[p]++);
-      width = std::max(width, last_[p] + 1);
+      while (c.cursor[p] < c.run_end[p]) place_asap(c.cursor[p]++, c);
+      width = std::max(width, c.last[p] + 1);
     }
     out_.partition_width[static_cast<std::size_t>(part)] = width;
   }
 
-  void place_asap(OpIndex op) {
+  void place_asap(OpIndex op, Cursors& c) {
     auto p = static_cast<std::size_t>(t_.process[static_cast<std::size_t>(op)]);
-    std::int32_t step = last_[p] + 1;
+    std::int32_t step = c.last[p] + 1;
     for (std::int32_t m : received_.of(op)) {
       OpIndex s = t_.msg_send_op[static_cast<std::size_t>(m)];
       if (s != kNoOp) step = std::max(step, out_.raw[static_cast<std::size_t>(s)] + 1);
     }
     out_.raw[static_cast<std::size_t>(op)] = step;
-    last_[p] = step;
+    c.last[p] = step;
   }
 
   const CommTrace& t_;
@@ -268,9 +309,6 @@ class LocalStepper {
   const ReceivedMessages& received_;
   const StrideResult& strides_;
   LocalSteps out_;
-  std::vector<OpIndex> cursor_, run_end_;
-  std::vector<std::int32_t> last_;
-  std::vector<std::pair<std::int32_t, OpIndex>> by_stride_;
 };
 
 }  // namespace
@@ -283,8 +321,8 @@ StrideResult assign_strides(const CommTrace& trace, const Partitioning& parts,
 
 LocalSteps assign_local_steps(const CommTrace& trace, const Partitioning& parts,
                               const PartitionRuns& runs, const ReceivedMessages& received,
-                              const StrideResult& strides) {
-  return LocalStepper(trace, parts, runs, received, strides).run();
+                              const StrideResult& strides, int threads) {
+  return LocalStepper(trace, parts, runs, received, strides).run(threads);
 }
 
 std::vector<std::int32_t> assign_global_steps(const PartitionGraph& graph,

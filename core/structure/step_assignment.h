@@ -40,10 +40,11 @@ struct LocalSteps {
   std::vector<std::int32_t> partition_width;  // per partition: max raw + 1
 };
 
-// `runs` are collect_runs(trace, parts).
+// `runs` are collect_runs(trace, parts). With `threads` > 1 two threads step
+// the partitions, each about half of the ops (the same result).
 LocalSteps assign_local_steps(const CommTrace& trace, const Partitioning& parts,
                               const PartitionRuns& runs, const ReceivedMessages& received,
-                              const StrideResult& strides);
+                              const StrideResult& strides, int threads = 1);
 
 // Per partition: the raw offset of its first slot on the global axis.
 std::vector<std::int32_t> assign_global_steps(const PartitionGraph& graph,

@@ -187,6 +187,7 @@ structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& sett
   db.release_cache_memory();  // the blocks are decoded; the analysis arrays need the room
   timer.mark("load");
   structure::AnalysisOptions options = settings.options;
+  options.threads = settings.threads;
   if (!settings.partition_function.empty()) options.leap_merge = false;
   std::unique_ptr<StructureResult> result = structure::analyze_structure(std::move(loaded.trace), options);
   timer.mark("analysis (all passes)");
