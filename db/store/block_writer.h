@@ -15,21 +15,11 @@
 
 namespace weft::db {
 
-// Event blocks of one process, encoded but not yet inserted: the importer's
-// workers encode a location's blocks in parallel, before they know where its
-// event ids start (EventBlockWriter::write_encoded shifts them).
-struct EncodedEventBlocks {
-  struct Block {
-    std::int64_t bucket;
-    std::int32_t part;
-    std::int64_t count;
-    TimeNs start_ns;
-    TimeNs end_ns;
-    EventId first_id;
-    EventId last_id;
-    std::size_t offset;  // of the blob in `bytes`
-    std::size_t size;
-  };
+// Blocks encoded but not yet inserted: each block's row columns, with its
+// blob at [offset, offset + size) of `bytes`.
+template <class RowColumns>
+struct EncodedBlocks {
+  using Block = RowColumns;
   std::vector<Block> blocks;
   std::vector<std::uint8_t> bytes;
   void clear() {
@@ -37,6 +27,22 @@ struct EncodedEventBlocks {
     bytes.clear();
   }
 };
+
+struct EventBlockColumns {
+  std::int64_t bucket;
+  std::int32_t part;
+  std::int64_t count;
+  TimeNs start_ns;
+  TimeNs end_ns;
+  EventId first_id;
+  EventId last_id;
+  std::size_t offset;  // of the blob in `bytes`
+  std::size_t size;
+};
+// Event blocks of one process: the importer's workers encode a location's
+// blocks in parallel, before they know where its event ids start
+// (EventBlockWriter::write_encoded shifts them).
+using EncodedEventBlocks = EncodedBlocks<EventBlockColumns>;
 
 // Cuts events of one process into (bucket, process, part) blocks and encodes
 // them: the block rule, in one place.
@@ -80,23 +86,15 @@ class EventBlockWriter {
   std::vector<std::uint8_t> rebased_;
 };
 
-// Message blocks encoded but not yet inserted, with their rows' columns: the
-// importer encodes a location's matched messages in its ordering stage and
-// inserts them in its storing stage.
-struct EncodedMessageBlocks {
-  struct Block {
-    std::int64_t bucket, owner, part, count;
-    TimeNs start_ns, end_ns;
-    std::int64_t first_id, last_id;
-    std::size_t offset, size;  // the blob's bytes in `bytes`
-  };
-  std::vector<Block> blocks;
-  std::vector<std::uint8_t> bytes;
-  void clear() {
-    blocks.clear();
-    bytes.clear();
-  }
+struct MessageBlockColumns {
+  std::int64_t bucket, owner, part, count;
+  TimeNs start_ns, end_ns;
+  std::int64_t first_id, last_id;
+  std::size_t offset, size;  // the blob's bytes in `bytes`
 };
+// Message blocks of any owners: the importer encodes a location's matched
+// messages in its ordering stage and inserts them in its storing stage.
+using EncodedMessageBlocks = EncodedBlocks<MessageBlockColumns>;
 
 // Cuts the messages of one owner into (bucket, owner, part) blocks and
 // encodes them; parts are numbered per owner in the order of the calls.

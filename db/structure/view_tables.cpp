@@ -13,13 +13,18 @@ namespace weft::db {
 namespace {
 
 // The largest lateness, global lateness, differential lateness, wait and
-// duration of any analyzed op: the top of each color scale.
-void find_metric_ranges(const structure::StructureResult& r, ViewTableFacts& f) {
+// duration of any analyzed op: the top of each color scale. Every op ends in
+// one of the time bins, so the lateness maxima are the bins' maxima; the
+// wait is summed per bin, so it and the duration are visited here.
+void find_metric_ranges(const structure::StructureResult& r, const TimeMetricBins& bins, ViewTableFacts& f) {
+  const TimeMetrics& m = bins.metrics;
+  for (std::size_t b = 0; b < static_cast<std::size_t>(m.bins); ++b) {
+    f.max_lateness = std::max(f.max_lateness, m.values[kTimeLateness][b]);
+    f.max_global_lateness = std::max(f.max_global_lateness, m.values[kTimeGlobalLateness][b]);
+    f.max_diff_lateness = std::max(f.max_diff_lateness, m.values[kTimeDiffLateness][b]);
+  }
   for (structure::OpIndex a = 0; a < r.trace.op_count(); ++a) {
     auto ua = static_cast<std::size_t>(a);
-    f.max_lateness = std::max(f.max_lateness, r.metrics.lateness(a));
-    f.max_global_lateness = std::max(f.max_global_lateness, r.metrics.global_lateness(a));
-    f.max_diff_lateness = std::max(f.max_diff_lateness, r.metrics.diff_lateness(a));
     f.max_wait = std::max(f.max_wait, r.metrics.wait(a));
     f.max_duration = std::max(f.max_duration, r.trace.end[ua] - r.trace.start[ua]);
   }
@@ -50,13 +55,13 @@ ViewTables build_view_tables(const ViewTableInputs& inputs, const LoadedCommTrac
       inputs.max_message_blob);
   v.facts.max_message_steps = v.message_steps.max_span;
   timer.mark("  (helper) message_steps");
-  find_metric_ranges(r, v.facts);
+  v.time_metrics = bin_time_metrics(r, inputs.trace_end_ns);
+  find_metric_ranges(r, v.time_metrics, v.facts);
+  timer.mark("  (helper) time_metrics");
   // Every input op's metrics are its analyzed op's: the ranges are the maxima.
   v.step_lod = build_step_lod(loaded, r, inputs.region_classes, v.facts.max_lateness, v.facts.max_diff_lateness,
                               v.facts.max_global_lateness);
   timer.mark("  (helper) step_lod");
-  v.time_metrics = bin_time_metrics(r, inputs.trace_end_ns);
-  timer.mark("  (helper) time_metrics");
   return v;
 }
 
