@@ -6,7 +6,7 @@
 
 #include "app/analysis_options.h"
 #include "app/commands.h"
-#include "app/malloc_arenas.h"
+#include "app/malloc_tuning.h"
 #include "app/resource_options.h"
 #include "charm/task_trace_loader.h"
 #include "store/schema.h"
@@ -44,7 +44,7 @@ void run_analyze(const AnalyzeArgs& args) {
   }
   db::AnalysisSettings settings = args.settings;
   settings.threads = args.resources.threads;
-  share_one_malloc_arena();
+  tune_malloc_for_analysis();
   structure::AnalysisReport report = db::analyze_run(db, settings);
   // The slider's graph and the level of detail depend on the events only:
   // the ones written at import stay right.

@@ -8,7 +8,7 @@
 #include "app/analysis_options.h"
 #include "common/text.h"
 #include "app/commands.h"
-#include "app/malloc_arenas.h"
+#include "app/malloc_tuning.h"
 #include "app/progress_bar.h"
 #include "app/resource_options.h"
 #include "common/error.h"
@@ -62,7 +62,7 @@ void run_import(const ImportArgs& args) {
       bar.update(1.0, "analyzing structure");
       db::AnalysisSettings settings = args.analysis;
       settings.threads = std::min(args.resources.threads, 2);
-      share_one_malloc_arena();  // the import's workers are done
+      tune_malloc_for_analysis();  // the import's workers are done
       report = db::analyze_run(db, settings);
       db::write_view_summaries(db);
     };

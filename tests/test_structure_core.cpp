@@ -9,6 +9,7 @@
 
 #include "structure/analysis.h"
 #include "structure/message_passing_reorder.h"
+#include "structure/step_assignment.h"
 #include "structure/structure_check.h"
 #include "comm_trace_builder.h"
 
@@ -339,4 +340,88 @@ TEST(StructureReorder, AReceiveAfterASendMovesBeforeItByClock) {
   EXPECT_EQ(w[static_cast<std::size_t>(s0)], 2);
   EXPECT_EQ(w[static_cast<std::size_t>(rc)], 1);
   EXPECT_EQ(w[static_cast<std::size_t>(r3)], 3);
+}
+
+// --- The stride sweep on bad input (step_assignment.cpp) ---
+// Each trace below is one partition with a happened-before cycle: every
+// process waits (a receive for a send after a receive on the other side, or a
+// collective), so the sweep must force the process whose current op started
+// earliest. The strides are derived by hand from §3.2: a send or collective
+// takes one more than the largest stride before it in its partition.
+
+namespace {
+
+StrideResult sweep_as_one_partition(const CommTrace& t, int threads) {
+  Partitioning parts;
+  parts.count = 1;
+  parts.of_op.assign(static_cast<std::size_t>(t.op_count()), 0);
+  return assign_strides(t, parts, collect_runs(t, parts), index_received_messages(t), CollectiveOfOps(t), threads);
+}
+
+}  // namespace
+
+TEST(StrideSweep, AForcedProcessThatWaitsAgainIsWokenByItsNewSend) {
+  // p0: r0a (from s1a), s0 (to r1), r0b (from s2)
+  // p1: r1 (from s0), s1b (to r2), s1a (to r0a)
+  // p2: r2 (from s1b), s2 (to r0b)
+  // All three wait at first; p0's head starts earliest and is forced: r0a
+  // passes with nothing before it, s0 takes stride 1 and wakes p1, and p0
+  // waits again at r0b, now for s2. p1: r1 after s0 (1), s1b 2 wakes p2,
+  // s1a 3 (p0 no longer waits for it); p2: r2 after s1b (2), s2 3 wakes p0:
+  // r0b after s2 (3). One forced ordering.
+  TraceBuilder b(3);
+  OpIndex r0a = b.op(0, 0, 1, OpKind::Recv), s0 = b.op(0, 2, 3, OpKind::Send), r0b = b.op(0, 4, 5, OpKind::Recv);
+  OpIndex r1 = b.op(1, 1, 2, OpKind::Recv), s1b = b.op(1, 3, 4, OpKind::Send), s1a = b.op(1, 5, 6, OpKind::Send);
+  OpIndex r2 = b.op(2, 2, 3, OpKind::Recv), s2 = b.op(2, 7, 8, OpKind::Send);
+  b.message(s1a, r0a);
+  b.message(s0, r1);
+  b.message(s1b, r2);
+  b.message(s2, r0b);
+  const CommTrace t = b.build();
+  for (int threads : {1, 2}) {
+    const StrideResult s = sweep_as_one_partition(t, threads);
+    EXPECT_EQ(s.forced_orderings, 1);
+    EXPECT_EQ(s.split_collectives, 0);
+    EXPECT_EQ(s.stride[static_cast<std::size_t>(s0)], 1);
+    EXPECT_EQ(s.stride[static_cast<std::size_t>(s1b)], 2);
+    EXPECT_EQ(s.stride[static_cast<std::size_t>(s1a)], 3);
+    EXPECT_EQ(s.stride[static_cast<std::size_t>(s2)], 3);
+    for (OpIndex r : {r0a, r0b, r1, r2}) EXPECT_EQ(s.stride[static_cast<std::size_t>(r)], 0) << r;
+  }
+}
+
+TEST(StrideSweep, ACollectiveMemberThatCannotWaitIsSteppedAlone) {
+  // p0: c0, then s (to r); p1: r (from s), then c1; {c0, c1} one collective.
+  // p0 arrives at the collective, p1 waits for s: p0's c0 started first, so
+  // it is detached and steps alone (stride 1); s 2; r after s; c1, the last
+  // member left, completes the collective alone: 3.
+  TraceBuilder b(2);
+  OpIndex c0 = b.op(0, 0, 1, OpKind::Collective), s = b.op(0, 2, 3, OpKind::Send);
+  OpIndex r = b.op(1, 1, 4, OpKind::Recv), c1 = b.op(1, 5, 6, OpKind::Collective);
+  b.message(s, r);
+  b.collective({c0, c1});
+  const StrideResult res = sweep_as_one_partition(b.build(), 1);
+  EXPECT_EQ(res.forced_orderings, 0);
+  EXPECT_EQ(res.split_collectives, 1);
+  EXPECT_EQ(res.stride[static_cast<std::size_t>(c0)], 1);
+  EXPECT_EQ(res.stride[static_cast<std::size_t>(s)], 2);
+  EXPECT_EQ(res.stride[static_cast<std::size_t>(r)], 0);
+  EXPECT_EQ(res.stride[static_cast<std::size_t>(c1)], 3);
+}
+
+TEST(StrideSweep, MembersOfACollectiveShareTheLargestIncomingStride) {
+  // p0: s (to r), c0; p1: r (from s), c1; p2: c2. s takes stride 1 and r
+  // passes it on; the members come after 1 (p0), 1 (p1) and 0 (p2): all 2.
+  TraceBuilder b(3);
+  OpIndex s = b.op(0, 0, 1, OpKind::Send), c0 = b.op(0, 2, 3, OpKind::Collective);
+  OpIndex r = b.op(1, 0, 2, OpKind::Recv), c1 = b.op(1, 3, 4, OpKind::Collective);
+  OpIndex c2 = b.op(2, 0, 4, OpKind::Collective);
+  b.message(s, r);
+  b.collective({c0, c1, c2});
+  for (int threads : {1, 2}) {
+    const StrideResult res = sweep_as_one_partition(b.build(), threads);
+    EXPECT_EQ(res.forced_orderings + res.split_collectives, 0);
+    EXPECT_EQ(res.stride[static_cast<std::size_t>(s)], 1);
+    for (OpIndex c : {c0, c1, c2}) EXPECT_EQ(res.stride[static_cast<std::size_t>(c)], 2) << c;
+  }
 }

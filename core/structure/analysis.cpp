@@ -91,17 +91,15 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   r.received = index_received_messages(t);
   {
     const CollectiveOfOps coll_of(t);
-    // The strides first: their sweep is the analysis' peak memory, and the runs
-    // are not needed until after it.
+    // In a DAG each (partition, process) pair is one run of ops (partition_graph.h).
+    const PartitionRuns runs = collect_runs(t, r.parts);
     StrideResult strides;
     if (!options.reorder) {
-      strides = assign_strides(t, r.parts, r.received, coll_of);
+      strides = assign_strides(t, r.parts, runs, r.received, coll_of, options.threads);
       report.forced_orderings = strides.forced_orderings;
       report.split_collectives = strides.split_collectives;
       timer.mark("strides");
     }
-    // In a DAG each (partition, process) pair is one run of ops (partition_graph.h).
-    PartitionRuns runs = collect_runs(t, r.parts);
     r.partition_processes.resize(static_cast<std::size_t>(r.parts.count));
     for (std::size_t p = 0; p < r.partition_processes.size(); ++p)
       r.partition_processes[p] = runs.first[p + 1] - runs.first[p];

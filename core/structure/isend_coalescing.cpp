@@ -22,14 +22,6 @@ bool extends_isend_run(const CommTrace& in, OpIndex op) {
          in.process[i] == in.process[i - 1];
 }
 
-// One column at a time, so that only one extra copy exists at any moment.
-template <class T>
-void truncate(std::vector<T>& v, std::size_t n) {
-  if (v.size() <= n) return;
-  v.resize(n);
-  v.shrink_to_fit();
-}
-
 }  // namespace
 
 std::vector<OpIndex> isend_coalescing_map(const CommTrace& in) {
@@ -60,11 +52,11 @@ std::int32_t coalesce_isends(CommTrace& t, const std::vector<OpIndex>& map) {
     if (!t.segment.empty()) t.segment[o] = t.segment[i];
   }
   const auto n = static_cast<std::size_t>(ops > 0 ? map.back() + 1 : 0);
-  truncate(t.process, n);
-  truncate(t.start, n);
-  truncate(t.end, n);
-  truncate(t.kind, n);
-  truncate(t.segment, n);
+  shrink_in_place(t.process, n);
+  shrink_in_place(t.start, n);
+  shrink_in_place(t.end, n);
+  shrink_in_place(t.kind, n);
+  shrink_in_place(t.segment, n);
   index_processes(t);
   remap_all(map, t.msg_send_op);
   remap_all(map, t.msg_recv_op);

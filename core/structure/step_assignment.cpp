@@ -7,184 +7,280 @@
 namespace weft::structure {
 namespace {
 
-// Kahn's algorithm over ops with the happened-before edges (process order,
-// send -> receive), collectives processed as one node once all members are
-// ready. When the graph has a cycle (only bad input can make one: e.g. a
-// collective that one process enters after receiving what another sent after
-// it), the process head that started earliest is forced through.
+// Where the ops of partitions [0, split) end and those of [split, count)
+// begin for two threads: the first partition past half of the ops (count when
+// one thread does all).
+std::int32_t split_partitions_by_ops(const PartitionRuns& runs, int threads) {
+  const auto partitions = static_cast<std::int32_t>(runs.first.size()) - 1;
+  if (threads <= 1 || partitions <= 1) return partitions;
+  std::int64_t total = 0;
+  for (std::size_t r = 0; r < runs.process.size(); ++r) total += runs.last_op[r] - runs.first_op[r] + 1;
+  std::int64_t seen = 0;
+  std::int32_t split = 0;
+  while (split < partitions && 2 * seen < total) {
+    for (auto r = runs.first[static_cast<std::size_t>(split)]; r < runs.first[static_cast<std::size_t>(split) + 1]; ++r)
+      seen += runs.last_op[static_cast<std::size_t>(r)] - runs.first_op[static_cast<std::size_t>(r)] + 1;
+    ++split;
+  }
+  return split;
+}
+
+// Runs sweep(first, end) over the partitions [0, split) on this thread and
+// [split, partitions) on a second one, when split < partitions.
+template <class Sweep>
+void sweep_in_two_halves(std::int32_t split, std::int32_t partitions, Sweep sweep) {
+  if (split >= partitions) {
+    sweep(0, partitions);
+    return;
+  }
+  std::thread second([&] { sweep(split, partitions); });
+  try {
+    sweep(0, split);
+  } catch (...) {
+    second.join();
+    throw;
+  }
+  second.join();
+}
+
+// The strides, one partition at a time. Messages and collectives never leave
+// their partition (mandatory_partitions), so partitions are independent and
+// two threads can sweep one half of them each, writing disjoint entries.
+// Within a partition this is Kahn's algorithm over processes rather than ops:
+// each process advances through its run of ops (read in sequence) until a
+// receive waits for a send that is not done yet (the process is parked on
+// that send and woken when it is done), or it arrives at a collective (parked
+// until every member has arrived, then all members take one stride). When
+// every process of the partition is parked, which only a happened-before
+// cycle in bad input causes (e.g. a collective that one process enters after
+// receiving what another sent after it), the process whose current op started
+// earliest is forced through.
 class StrideSweep {
  public:
-  StrideSweep(const CommTrace& t, const Partitioning& parts, const ReceivedMessages& received,
-              const CollectiveOfOps& coll_of)
-      : t_(t), parts_(parts), received_(received), coll_of_(coll_of) {
+  StrideSweep(const CommTrace& t, const Partitioning& parts, const PartitionRuns& runs,
+              const ReceivedMessages& received, const CollectiveOfOps& coll_of)
+      : t_(t), parts_(parts), runs_(runs), received_(received), coll_of_(coll_of) {
     const auto n = static_cast<std::size_t>(t.op_count());
-    last_stride_.assign(n, kNotDone);
-    pending_.assign(n, 0);
-    for (OpIndex op = 0; op < t.op_count(); ++op) {
-      auto i = static_cast<std::size_t>(op);
-      pending_[i] = (t.prev_on_process(op) != kNoOp ? 1 : 0);
-      for (std::int32_t m : received.of(op))
-        if (t.msg_send_op[static_cast<std::size_t>(m)] != kNoOp) ++pending_[i];
-    }
-    // Sends feed the receives that complete their messages.
-    sends_first_.assign(n + 1, 0);
-    for (std::int32_t m = 0; m < t.message_count(); ++m) {
-      OpIndex s = t.msg_send_op[static_cast<std::size_t>(m)];
-      if (s != kNoOp && t.msg_recv_op[static_cast<std::size_t>(m)] != kNoOp)
-        ++sends_first_[static_cast<std::size_t>(s) + 1];
-    }
-    for (std::size_t i = 0; i < n; ++i) sends_first_[i + 1] += sends_first_[i];
-    sent_to_.resize(static_cast<std::size_t>(sends_first_[n]));
-    std::vector<std::int32_t> fill(sends_first_.begin(), sends_first_.end() - 1);
-    for (std::int32_t m = 0; m < t.message_count(); ++m) {
-      OpIndex s = t.msg_send_op[static_cast<std::size_t>(m)];
-      OpIndex r = t.msg_recv_op[static_cast<std::size_t>(m)];
-      if (s != kNoOp && r != kNoOp) sent_to_[static_cast<std::size_t>(fill[static_cast<std::size_t>(s)]++)] = r;
-    }
+    stride_.assign(n, 0);
+    first_waiter_.assign(n, kNoProcess);
     coll_waiting_.assign(static_cast<std::size_t>(t.collective_count()), 0);
     coll_size_.resize(static_cast<std::size_t>(t.collective_count()));
     for (std::int32_t c = 0; c < t.collective_count(); ++c)
       coll_size_[static_cast<std::size_t>(c)] =
           t.coll_first[static_cast<std::size_t>(c) + 1] - t.coll_first[static_cast<std::size_t>(c)];
-    head_.assign(t.process_first_op.begin(), t.process_first_op.end() - 1);
   }
 
-  StrideResult run() {
-    for (OpIndex op = 0; op < t_.op_count(); ++op)
-      if (pending_[static_cast<std::size_t>(op)] == 0) ready_.push_back(op);
-    std::int32_t remaining = t_.op_count();
-    while (remaining > 0) {
-      if (ready_.empty()) force_progress();
-      if (ready_.empty()) break;
-      OpIndex op = ready_.back();
-      ready_.pop_back();
-      remaining -= take(op);
+  StrideResult run(int threads) {
+    const auto partitions = static_cast<std::int32_t>(runs_.first.size()) - 1;
+    Scratch halves[2];
+    sweep_in_two_halves(split_partitions_by_ops(runs_, threads), partitions,
+                        [&](std::int32_t first, std::int32_t end) {
+                          Scratch& s = halves[first == 0 ? 0 : 1];
+                          s.size(t_.process_count);
+                          for (std::int32_t part = first; part < end; ++part) sweep_partition(part, s);
+                        });
+    StrideResult result;
+    for (const Scratch& s : halves) {
+      result.forced_orderings += s.forced_orderings;
+      result.split_collectives += s.split_collectives;
     }
-    // The strides are the last strides of the ops that define one (ops left
-    // undone, which only a broken sweep would leave, get 0).
-    for (std::size_t i = 0; i < last_stride_.size(); ++i)
-      if (!defines_stride(t_.kind[i]) || last_stride_[i] < 0) last_stride_[i] = 0;
-    result_.stride = std::move(last_stride_);
-    return std::move(result_);
+    result.stride = std::move(stride_);
+    return result;
   }
 
  private:
-  // Handles a ready op; returns how many ops were completed.
-  std::int32_t take(OpIndex op) {
-    std::int32_t c = coll_of_[static_cast<std::size_t>(op)];
-    if (c < 0 || detached_(op)) {
-      finish(op, incoming_stride(op));
-      return 1 + (c >= 0 ? complete_collective_if_ready(c) : 0);
+  static constexpr ProcessIndex kNoProcess = -1;
+
+  // One thread's state, indexed by process (valid for the processes of the
+  // partition being swept).
+  struct Scratch {
+    std::vector<OpIndex> cursor, run_end;  // the next op to take; the end of the run
+    std::vector<std::int32_t> last;        // the largest stride so far on the process
+    std::vector<OpIndex> parked_on;        // the send it waits for, or kNoOp
+    std::vector<ProcessIndex> next_waiter;  // the list of processes parked on one send
+    std::vector<ProcessIndex> ready;
+    std::vector<OpIndex> detached;  // collective members stepped alone, sorted
+    OpIndex forced = kNoOp;         // an op that goes ahead of its unfinished sends
+    std::int32_t forced_orderings = 0, split_collectives = 0;
+    void size(std::int32_t processes) {
+      const auto n = static_cast<std::size_t>(processes);
+      cursor.assign(n, 0);
+      run_end.assign(n, 0);
+      last.assign(n, 0);
+      parked_on.assign(n, kNoOp);
+      next_waiter.assign(n, kNoProcess);
     }
-    ++coll_waiting_[static_cast<std::size_t>(c)];
-    return complete_collective_if_ready(c);
+    bool is_detached(OpIndex op) const { return std::binary_search(detached.begin(), detached.end(), op); }
+  };
+
+  void sweep_partition(std::int32_t part, Scratch& s) {
+    const auto r0 = runs_.first[static_cast<std::size_t>(part)];
+    const auto r1 = runs_.first[static_cast<std::size_t>(part) + 1];
+    for (auto r = r0; r < r1; ++r) {
+      const ProcessIndex p = runs_.process[static_cast<std::size_t>(r)];
+      const auto up = static_cast<std::size_t>(p);
+      s.cursor[up] = runs_.first_op[static_cast<std::size_t>(r)];
+      s.run_end[up] = runs_.last_op[static_cast<std::size_t>(r)] + 1;
+      s.last[up] = 0;
+      s.parked_on[up] = kNoOp;
+      s.ready.push_back(p);
+    }
+    for (;;) {
+      while (!s.ready.empty()) {
+        const ProcessIndex p = s.ready.back();
+        s.ready.pop_back();
+        advance(p, part, s);
+      }
+      if (!force_progress(r0, r1, part, s)) break;
+    }
   }
 
-  // When every (remaining) member of collective c is ready, they all take one
-  // stride; returns how many ops that completed.
-  std::int32_t complete_collective_if_ready(std::int32_t c) {
-    auto uc = static_cast<std::size_t>(c);
-    if (coll_size_[uc] == 0 || coll_waiting_[uc] < coll_size_[uc]) return 0;
-    coll_size_[uc] = 0;  // completed; a later detach must not complete it again
-    std::int32_t in = 0;
-    for_members(c, [&](OpIndex m) { in = std::max(in, incoming_stride(m)); });
-    std::int32_t completed = 0;
-    for_members(c, [&](OpIndex m) {
-      finish(m, in);
-      ++completed;
-    });
-    return completed;
+  bool done(OpIndex op, const Scratch& s) const {
+    return op < s.cursor[static_cast<std::size_t>(t_.process[static_cast<std::size_t>(op)])];
   }
 
-  bool detached_(OpIndex op) const {
-    return std::binary_search(detached_ops_.begin(), detached_ops_.end(), op);
+  // Takes p's ops in order until it is parked or its run ends.
+  void advance(ProcessIndex p, std::int32_t part, Scratch& s) {
+    const auto up = static_cast<std::size_t>(p);
+    while (s.cursor[up] < s.run_end[up]) {
+      const OpIndex op = s.cursor[up];
+      std::int32_t in = 0;
+      if (!incoming_stride(op, part, s, &in)) return;  // parked on a send
+      const std::int32_t c = coll_of_[static_cast<std::size_t>(op)];
+      if (c >= 0 && !s.is_detached(op)) {
+        ++coll_waiting_[static_cast<std::size_t>(c)];
+        complete_collective_if_ready(c, part, s);
+        return;  // the collective's completion puts p back in the ready list
+      }
+      finish(op, in, s);
+    }
+  }
+
+  // The largest stride that happened before `op` within its partition, in
+  // *in; false (with the process parked) while one of its sends is not done.
+  bool incoming_stride(OpIndex op, std::int32_t part, Scratch& s, std::int32_t* in) {
+    const auto up = static_cast<std::size_t>(t_.process[static_cast<std::size_t>(op)]);
+    *in = s.last[up];
+    for (std::int32_t m : received_.of(op)) {
+      const OpIndex send = t_.msg_send_op[static_cast<std::size_t>(m)];
+      if (send == kNoOp || parts_.of_op[static_cast<std::size_t>(send)] != part) continue;
+      if (done(send, s)) {
+        *in = std::max(*in, stride_[static_cast<std::size_t>(send)]);
+      } else if (op != s.forced) {
+        s.parked_on[up] = send;
+        s.next_waiter[up] = first_waiter_[static_cast<std::size_t>(send)];
+        first_waiter_[static_cast<std::size_t>(send)] = static_cast<ProcessIndex>(up);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // `op` takes its stride; the processes parked on it go back to the ready list.
+  void finish(OpIndex op, std::int32_t in, Scratch& s) {
+    const auto i = static_cast<std::size_t>(op);
+    const auto up = static_cast<std::size_t>(t_.process[i]);
+    const std::int32_t last = defines_stride(t_.kind[i]) ? in + 1 : in;
+    if (defines_stride(t_.kind[i])) stride_[i] = last;
+    s.last[up] = last;
+    s.cursor[up] = op + 1;
+    for (ProcessIndex w = first_waiter_[i]; w != kNoProcess; w = s.next_waiter[static_cast<std::size_t>(w)]) {
+      s.parked_on[static_cast<std::size_t>(w)] = kNoOp;
+      s.ready.push_back(w);
+    }
+    first_waiter_[i] = kNoProcess;
   }
 
   template <class F>
-  void for_members(std::int32_t c, F f) {
-    for (auto k = t_.coll_first[static_cast<std::size_t>(c)];
-         k < t_.coll_first[static_cast<std::size_t>(c) + 1]; ++k) {
-      OpIndex m = t_.coll_members[static_cast<std::size_t>(k)];
-      if (!done(m) && !detached_(m)) f(m);
+  void for_waiting_members(std::int32_t c, const Scratch& s, F f) const {
+    for (auto k = t_.coll_first[static_cast<std::size_t>(c)]; k < t_.coll_first[static_cast<std::size_t>(c) + 1]; ++k) {
+      const OpIndex m = t_.coll_members[static_cast<std::size_t>(k)];
+      if (!done(m, s) && !s.is_detached(m)) f(m);
     }
   }
 
-  // The largest stride that happened before `op` within its partition.
-  std::int32_t incoming_stride(OpIndex op) const {
+  // When every (remaining) member of collective c has arrived, they all take
+  // one stride, after the largest incoming stride of any of them.
+  void complete_collective_if_ready(std::int32_t c, std::int32_t part, Scratch& s) {
+    const auto uc = static_cast<std::size_t>(c);
+    if (coll_size_[uc] == 0 || coll_waiting_[uc] < coll_size_[uc]) return;
+    coll_size_[uc] = 0;  // completed; a later detach must not complete it again
     std::int32_t in = 0;
-    OpIndex prev = t_.prev_on_process(op);
-    auto part = parts_.of_op[static_cast<std::size_t>(op)];
-    if (prev != kNoOp && parts_.of_op[static_cast<std::size_t>(prev)] == part)
-      in = std::max(in, last_stride_[static_cast<std::size_t>(prev)]);  // kNotDone adds nothing
-    for (std::int32_t m : received_.of(op)) {
-      OpIndex s = t_.msg_send_op[static_cast<std::size_t>(m)];
-      if (s != kNoOp && done(s) &&
-          parts_.of_op[static_cast<std::size_t>(s)] == part)
-        in = std::max(in, last_stride_[static_cast<std::size_t>(s)]);
+    for_waiting_members(c, s, [&](OpIndex m) {
+      std::int32_t member_in = 0;
+      const OpIndex forced = s.forced;
+      s.forced = m;  // its sends were waited for (or forced) before it arrived
+      incoming_stride(m, part, s, &member_in);
+      s.forced = forced;
+      in = std::max(in, member_in);
+    });
+    std::vector<OpIndex> members;
+    for_waiting_members(c, s, [&](OpIndex m) { members.push_back(m); });
+    for (OpIndex m : members) {
+      finish(m, in, s);
+      s.ready.push_back(t_.process[static_cast<std::size_t>(m)]);
     }
-    return in;
   }
 
-  void finish(OpIndex op, std::int32_t in) {
-    auto i = static_cast<std::size_t>(op);
-    last_stride_[i] = defines_stride(t_.kind[i]) ? in + 1 : in;
-    auto p = static_cast<std::size_t>(t_.process[i]);
-    while (head_[p] < t_.end_op(t_.process[i]) && done(head_[p])) ++head_[p];
-    release(t_.next_on_process(op));
-    for (auto k = sends_first_[i]; k < sends_first_[i + 1]; ++k)
-      release(sent_to_[static_cast<std::size_t>(k)]);
-  }
-
-  void release(OpIndex op) {
-    if (op == kNoOp) return;
-    auto i = static_cast<std::size_t>(op);
-    if (pending_[i] > 0 && --pending_[i] == 0) ready_.push_back(op);
-  }
-
-  // Breaks a happened-before cycle: the earliest-starting process head whose
-  // own process predecessor is done goes next, ignoring its unfinished sends;
-  // a collective member that cannot wait for the rest is stepped alone.
-  void force_progress() {
-    OpIndex best = kNoOp;
-    for (ProcessIndex p = 0; p < t_.process_count; ++p) {
-      OpIndex h = head_[static_cast<std::size_t>(p)];
-      if (h >= t_.end_op(p) || done(h)) continue;
-      OpIndex prev = t_.prev_on_process(h);
-      if (prev != kNoOp && !done(prev)) continue;
-      if (best == kNoOp || t_.start[static_cast<std::size_t>(h)] < t_.start[static_cast<std::size_t>(best)])
-        best = h;
+  // Breaks a happened-before cycle: the unfinished process of the partition
+  // whose current op started earliest goes next, ignoring its unfinished
+  // sends; a collective member that cannot wait for the rest is stepped alone.
+  // False when every process of the partition has finished.
+  bool force_progress(std::int32_t r0, std::int32_t r1, std::int32_t part, Scratch& s) {
+    ProcessIndex best = kNoProcess;
+    for (auto r = r0; r < r1; ++r) {
+      const ProcessIndex p = runs_.process[static_cast<std::size_t>(r)];
+      const auto up = static_cast<std::size_t>(p);
+      if (s.cursor[up] >= s.run_end[up]) continue;
+      if (best == kNoProcess ||
+          t_.start[static_cast<std::size_t>(s.cursor[up])] <
+              t_.start[static_cast<std::size_t>(s.cursor[static_cast<std::size_t>(best)])])
+        best = p;
     }
-    if (best == kNoOp) return;  // unreachable: some head is always startable
-    auto i = static_cast<std::size_t>(best);
-    std::int32_t c = coll_of_[i];
-    if (c >= 0 && pending_[i] == 0) {
-      // Already counted as waiting in its collective: detach it.
-      detached_ops_.insert(std::upper_bound(detached_ops_.begin(), detached_ops_.end(), best), best);
+    if (best == kNoProcess) return false;
+    const auto ub = static_cast<std::size_t>(best);
+    const OpIndex op = s.cursor[ub];
+    if (s.parked_on[ub] == kNoOp) {
+      // Arrived at its collective: detach it.
+      const std::int32_t c = coll_of_[static_cast<std::size_t>(op)];
+      s.detached.insert(std::upper_bound(s.detached.begin(), s.detached.end(), op), op);
       --coll_waiting_[static_cast<std::size_t>(c)];
       --coll_size_[static_cast<std::size_t>(c)];
-      ++result_.split_collectives;
+      ++s.split_collectives;
+      std::int32_t in = 0;
+      s.forced = op;
+      incoming_stride(op, part, s, &in);
+      s.forced = kNoOp;
+      finish(op, in, s);
+      complete_collective_if_ready(c, part, s);
+      s.ready.push_back(best);
     } else {
-      ++result_.forced_orderings;
+      ++s.forced_orderings;
+      unpark(best, s);
+      s.forced = op;
+      advance(best, part, s);
+      s.forced = kNoOp;
     }
-    pending_[i] = 0;
-    ready_.push_back(best);
+    return true;
   }
 
-  // An op is done once it has its last stride: the largest stride that
-  // happened before it or at it (kNotDone until then).
-  static constexpr std::int32_t kNotDone = -1;
-  bool done(OpIndex op) const { return last_stride_[static_cast<std::size_t>(op)] != kNotDone; }
+  // Takes parked process p off the list of the send it waits for.
+  void unpark(ProcessIndex p, Scratch& s) {
+    const auto up = static_cast<std::size_t>(p);
+    ProcessIndex* link = &first_waiter_[static_cast<std::size_t>(s.parked_on[up])];
+    while (*link != p) link = &s.next_waiter[static_cast<std::size_t>(*link)];
+    *link = s.next_waiter[up];
+    s.parked_on[up] = kNoOp;
+  }
 
   const CommTrace& t_;
   const Partitioning& parts_;
+  const PartitionRuns& runs_;
   const ReceivedMessages& received_;
   const CollectiveOfOps& coll_of_;
-  StrideResult result_;
-  std::vector<std::int32_t> last_stride_, pending_;
-  std::vector<std::int32_t> sends_first_;
-  std::vector<OpIndex> sent_to_;
+  std::vector<std::int32_t> stride_;            // per op: its stride (sends, collectives)
+  std::vector<ProcessIndex> first_waiter_;      // per op: the processes parked on it
   std::vector<std::int32_t> coll_waiting_, coll_size_;
-  std::vector<OpIndex> head_, ready_, detached_ops_;
 };
 
 // Steps within one partition at a time, with per-process cursors and last
@@ -203,31 +299,8 @@ class LocalStepper {
 
   LocalSteps run(int threads) {
     const auto partitions = static_cast<std::int32_t>(runs_.first.size()) - 1;
-    std::int32_t split = partitions;
-    if (threads > 1 && partitions > 1) {
-      // The first partition past half of the ops starts the second set.
-      std::int64_t total = 0;
-      for (std::size_t r = 0; r < runs_.process.size(); ++r) total += runs_.last_op[r] - runs_.first_op[r] + 1;
-      std::int64_t seen = 0;
-      split = 0;
-      while (split < partitions && 2 * seen < total) {
-        for (auto r = runs_.first[static_cast<std::size_t>(split)]; r < runs_.first[static_cast<std::size_t>(split) + 1]; ++r)
-          seen += runs_.last_op[static_cast<std::size_t>(r)] - runs_.first_op[static_cast<std::size_t>(r)] + 1;
-        ++split;
-      }
-    }
-    if (split < partitions) {
-      std::thread second([&] { step_partitions(split, partitions); });
-      try {
-        step_partitions(0, split);
-      } catch (...) {
-        second.join();
-        throw;
-      }
-      second.join();
-    } else {
-      step_partitions(0, partitions);
-    }
+    sweep_in_two_halves(split_partitions_by_ops(runs_, threads), partitions,
+                        [&](std::int32_t first, std::int32_t end) { step_partitions(first, end); });
     return std::move(out_);
   }
 
@@ -313,10 +386,10 @@ class LocalStepper {
 
 }  // namespace
 
-StrideResult assign_strides(const CommTrace& trace, const Partitioning& parts,
-                            const ReceivedMessages& received,
-                            const CollectiveOfOps& collective_of_op) {
-  return StrideSweep(trace, parts, received, collective_of_op).run();
+StrideResult assign_strides(const CommTrace& trace, const Partitioning& parts, const PartitionRuns& runs,
+                            const ReceivedMessages& received, const CollectiveOfOps& collective_of_op,
+                            int threads) {
+  return StrideSweep(trace, parts, runs, received, collective_of_op).run(threads);
 }
 
 LocalSteps assign_local_steps(const CommTrace& trace, const Partitioning& parts,

@@ -31,9 +31,11 @@ struct StrideResult {
   std::int32_t split_collectives = 0;  // collective members stepped apart to break a cycle
 };
 
-StrideResult assign_strides(const CommTrace& trace, const Partitioning& parts,
-                            const ReceivedMessages& received,
-                            const CollectiveOfOps& collective_of_op);
+// `runs` are collect_runs(trace, parts). With `threads` > 1 two threads sweep
+// the partitions, each about half of the ops (the same result).
+StrideResult assign_strides(const CommTrace& trace, const Partitioning& parts, const PartitionRuns& runs,
+                            const ReceivedMessages& received, const CollectiveOfOps& collective_of_op,
+                            int threads = 1);
 
 struct LocalSteps {
   std::vector<std::int32_t> raw;              // per op: 0-based slot within its partition

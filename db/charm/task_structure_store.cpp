@@ -163,6 +163,7 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
   }
 
   // Phases: one partition each (partition = phase).
+  create_summary_tables(db);
   {
     const charm::PartitionChares chares = charm::partition_chares(t, s.phases);
     BatchInserter parts(db, "partitions", "", 9);

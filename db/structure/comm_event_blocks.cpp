@@ -16,8 +16,7 @@ int choose_step_shift(std::int64_t events, std::int64_t processes, std::int64_t 
 }
 
 CommEventBlockWriter::CommEventBlockWriter(Database& db, int step_shift)
-    : db_(db),
-      step_shift_(step_shift),
+    : step_shift_(step_shift),
       insert_(db.prepare("INSERT INTO comm_event_blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {}
 
 void CommEventBlockWriter::add(const CommEventRecord& event) {
@@ -47,9 +46,6 @@ void CommEventBlockWriter::flush() {
   pending_.clear();
 }
 
-void CommEventBlockWriter::finish() {
-  flush();
-  db_.exec("CREATE INDEX comm_event_blocks_by_process ON comm_event_blocks(process, first_id)");
-}
+void CommEventBlockWriter::finish() { flush(); }
 
 }  // namespace weft::db

@@ -22,13 +22,12 @@ class CommEventBlockWriter {
   CommEventBlockWriter(Database& db, int step_shift);
   // Events must arrive grouped by process, in event id order within one.
   void add(const CommEventRecord& event);
-  // Writes the last block and indexes the table.
+  // Writes the last block.
   void finish();
 
  private:
   void flush();
 
-  Database& db_;
   int step_shift_;
   Statement insert_;
   std::vector<CommEventRecord> pending_;  // one block's events

@@ -40,12 +40,21 @@ void drop_structure_tables(Database& db) {
 
 void create_structure_tables(Database& db) {
   drop_structure_tables(db);
+  // The index exists before the rows: they arrive in (process, first_id)
+  // order, so it only appends, where building it afterwards would read the
+  // whole table back (from the WAL, once the cache has spilled it).
   db.exec(R"sql(
     CREATE TABLE comm_event_blocks(
       step_block INTEGER NOT NULL, process INTEGER NOT NULL, first_id INTEGER NOT NULL,
       last_id INTEGER NOT NULL, count INTEGER NOT NULL,
       first_step INTEGER NOT NULL, last_step INTEGER NOT NULL, data BLOB NOT NULL,
       PRIMARY KEY(step_block, process, first_id)) WITHOUT ROWID;
+    CREATE INDEX comm_event_blocks_by_process ON comm_event_blocks(process, first_id);
+  )sql");
+}
+
+void create_summary_tables(Database& db) {
+  db.exec(R"sql(
     CREATE TABLE partitions(
       partition INTEGER PRIMARY KEY, phase INTEGER NOT NULL,
       first_step INTEGER NOT NULL, last_step INTEGER NOT NULL,
@@ -260,6 +269,10 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
   timer.mark("  wait for the view tables");
   write_view_tables(db, views);
   timer.mark("  view tables");
+  // Created only now: an empty root page made at the start would be spilled
+  // to the WAL early and rewritten here, and one rewritten frame makes the
+  // commit re-read the whole WAL to redo its checksums.
+  create_summary_tables(db);
   {
     BatchInserter rows(db, "partitions", "", 9);
     for (std::int32_t p = 0; p < r.parts.count; ++p) {

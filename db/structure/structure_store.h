@@ -59,10 +59,13 @@ void write_partition_edges(Database& db, const structure::PartitionGraph& graph,
 void write_metric_tables(Database& db, const std::vector<MetricTotals>& per_step,
                          const std::vector<MetricTotals>& per_process);
 
-// Drops every analysis table (MPI and task) and creates the shared ones
-// (comm_event_blocks, partitions, partition_edges, phases, step_metrics,
-// process_metrics), inside the caller's transaction.
+// Drops every analysis table (MPI and task) and creates comm_event_blocks
+// and its index, inside the caller's transaction.
 void create_structure_tables(Database& db);
+// Creates the shared summary tables (partitions, partition_edges, phases,
+// step_metrics, process_metrics). Writers create them just before filling
+// them, after the large tables (see write_structure).
+void create_summary_tables(Database& db);
 
 // The stored per-event results, aligned with the ops of a loaded CommTrace.
 struct StoredStructure {

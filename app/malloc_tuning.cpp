@@ -1,16 +1,20 @@
-#include "app/malloc_arenas.h"
+#include "app/malloc_tuning.h"
 
 #include <cstdlib>  // defines __GLIBC__ under glibc
 
 #if defined(__GLIBC__)
 #include <malloc.h>
+
+#include <climits>
 #endif
 
 namespace weft::app {
 
-void share_one_malloc_arena() {
+void tune_malloc_for_analysis() {
 #if defined(__GLIBC__)
   mallopt(M_ARENA_MAX, 1);
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // the most mallopt accepts on 64-bit
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);
 #endif
 }
 
