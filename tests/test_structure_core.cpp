@@ -425,3 +425,22 @@ TEST(StrideSweep, MembersOfACollectiveShareTheLargestIncomingStride) {
     for (OpIndex c : {c0, c1, c2}) EXPECT_EQ(res.stride[static_cast<std::size_t>(c)], 2) << c;
   }
 }
+
+TEST(StrideSweep, AMessageSentFromAWaitPassesOnTheStrideBeforeTheWait) {
+  // A send recorded inside a wait (odd, but traces have them): the wait
+  // defines no stride, so its receive comes after the wait's predecessors'.
+  // p0: s0 (to r2), w0 (a wait that sends to r1); p1: r1, s1 (to r2b);
+  // p2: r2, r2b. s0 1; w0 passes 1 on; r1 after it (1); s1 2.
+  TraceBuilder b(3);
+  OpIndex s0 = b.op(0, 0, 1, OpKind::Send), w0 = b.op(0, 2, 3, OpKind::Wait);
+  OpIndex r1 = b.op(1, 0, 4, OpKind::Recv), s1 = b.op(1, 5, 6, OpKind::Send);
+  OpIndex r2 = b.op(2, 0, 2, OpKind::Recv), r2b = b.op(2, 3, 7, OpKind::Recv);
+  b.message(s0, r2);
+  b.message(w0, r1);
+  b.message(s1, r2b);
+  const StrideResult res = sweep_as_one_partition(b.build(), 1);
+  EXPECT_EQ(res.forced_orderings + res.split_collectives, 0);
+  EXPECT_EQ(res.stride[static_cast<std::size_t>(s0)], 1);
+  EXPECT_EQ(res.stride[static_cast<std::size_t>(w0)], 0);
+  EXPECT_EQ(res.stride[static_cast<std::size_t>(s1)], 2);
+}

@@ -84,6 +84,9 @@ class StrideSweep {
       result.forced_orderings += s.forced_orderings;
       result.split_collectives += s.split_collectives;
     }
+    // The strides are the last strides of the ops that define one.
+    for (std::size_t i = 0; i < stride_.size(); ++i)
+      if (!defines_stride(t_.kind[i])) stride_[i] = 0;
     result.stride = std::move(stride_);
     return result;
   }
@@ -164,8 +167,11 @@ class StrideSweep {
     for (std::int32_t m : received_.of(op)) {
       const OpIndex send = t_.msg_send_op[static_cast<std::size_t>(m)];
       if (send == kNoOp || parts_.of_op[static_cast<std::size_t>(send)] != part) continue;
-      if (done(send, s)) {
-        *in = std::max(*in, stride_[static_cast<std::size_t>(send)]);
+      // An op with a stride so far is done (sends take at least 1); the
+      // process cursor answers for the others.
+      const std::int32_t sent = stride_[static_cast<std::size_t>(send)];
+      if (sent > 0 || done(send, s)) {
+        *in = std::max(*in, sent);
       } else if (op != s.forced) {
         s.parked_on[up] = send;
         s.next_waiter[up] = first_waiter_[static_cast<std::size_t>(send)];
@@ -181,7 +187,7 @@ class StrideSweep {
     const auto i = static_cast<std::size_t>(op);
     const auto up = static_cast<std::size_t>(t_.process[i]);
     const std::int32_t last = defines_stride(t_.kind[i]) ? in + 1 : in;
-    if (defines_stride(t_.kind[i])) stride_[i] = last;
+    stride_[i] = last;  // what a receive of a message it sent comes after
     s.last[up] = last;
     s.cursor[up] = op + 1;
     for (ProcessIndex w = first_waiter_[i]; w != kNoProcess; w = s.next_waiter[static_cast<std::size_t>(w)]) {
@@ -278,7 +284,7 @@ class StrideSweep {
   const PartitionRuns& runs_;
   const ReceivedMessages& received_;
   const CollectiveOfOps& coll_of_;
-  std::vector<std::int32_t> stride_;            // per op: its stride (sends, collectives)
+  std::vector<std::int32_t> stride_;            // per op done: the largest stride before or at it
   std::vector<ProcessIndex> first_waiter_;      // per op: the processes parked on it
   std::vector<std::int32_t> coll_waiting_, coll_size_;
 };
