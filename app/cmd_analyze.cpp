@@ -23,10 +23,11 @@ struct AnalyzeArgs {
 };
 
 void run_analyze(const AnalyzeArgs& args) {
-  db::Database db = db::open_run(args.run, db::Database::Mode::ReadWrite);
   // WAL: readers keep reading the old analysis while this one is written.
   // synchronous=NORMAL: a commit is atomic either way; only its durability
-  // across a power cut is deferred to the next checkpoint.
+  // across a power cut is deferred to the next checkpoint, whose syncs
+  // early writeback shortens.
+  db::Database db = db::open_run(args.run, db::Database::Mode::ReadWrite, db::Database::Writeback::Early);
   db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
   apply_cache_size(db, args.resources);
   if (args.summaries_only) {

@@ -78,11 +78,11 @@ std::string reimport_command(Database& db) {
 
 }  // namespace
 
-Database open_run(const std::string& path, Database::Mode mode) {
+Database open_run(const std::string& path, Database::Mode mode, Database::Writeback writeback) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) throw Error(path, "no such file");
   if (!S_ISREG(st.st_mode)) throw Error(path, "not a regular file");
-  Database db(path, mode);
+  Database db(path, mode, writeback);
   // Reading the version is the first access to the file: a non-SQLite file
   // fails here (Database::fail turns SQLITE_NOTADB into "not a weft database").
   int version = db.user_version();

@@ -28,6 +28,7 @@ void create_indexes(Database& db);
 // Opens an existing .weft file and checks its schema version. Throws
 // weft::Error naming the path for a missing file, a non-SQLite file, a
 // database that is not a weft run, or a version this build does not read.
-Database open_run(const std::string& path, Database::Mode mode = Database::Mode::ReadOnly);
+Database open_run(const std::string& path, Database::Mode mode = Database::Mode::ReadOnly,
+                  Database::Writeback writeback = Database::Writeback::OnSync);
 
 }  // namespace weft::db

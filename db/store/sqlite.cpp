@@ -5,17 +5,19 @@
 #include <utility>
 
 #include "store/block_views.h"
+#include "store/writeback_vfs.h"
 
 namespace weft::db {
 
-Database::Database(const std::string& path, Mode mode) : path_(path) {
+Database::Database(const std::string& path, Mode mode, Writeback writeback) : path_(path) {
   int flags = SQLITE_OPEN_NOMUTEX;
   switch (mode) {
     case Mode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;
     case Mode::ReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
     case Mode::Create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
   }
-  int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+  const char* vfs = writeback == Writeback::Early && mode != Mode::ReadOnly ? writeback_vfs_name() : nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db_, flags, vfs);
   if (rc != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);

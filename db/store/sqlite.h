@@ -18,7 +18,13 @@ class Statement;
 class Database {
  public:
   enum class Mode { ReadOnly, ReadWrite, Create };
-  Database(const std::string& path, Mode mode);
+  // When written pages go to the disk. OnSync: when the kernel flushes them
+  // or SQLite syncs. Early: writeback starts every 8 MiB written
+  // (store/writeback_vfs.h), for connections whose commits or checkpoints
+  // sync (synchronous=NORMAL or FULL), so that a sync waits for the last
+  // few MiB only.
+  enum class Writeback { OnSync, Early };
+  Database(const std::string& path, Mode mode, Writeback writeback = Writeback::OnSync);
   ~Database();
   // The name errors give the file: by default the path it was opened with; the
   // importer names the output it is building, not the temporary file that
