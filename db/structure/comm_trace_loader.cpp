@@ -324,18 +324,23 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   timer.mark("  load: mark references and calls");
   if (ops > INT32_MAX) throw Error(db.path(), "more than 2^31 communication events");
   const auto n = static_cast<std::size_t>(ops);
-  t.process.resize(n);
-  t.start.resize(n);
-  t.end.resize(n);
-  t.kind.resize(n);
-  t.event_id.resize(n);
-  out.region.resize(n);
+  auto size_op_columns = [&] {
+    t.process.resize(n);
+    t.start.resize(n);
+    t.end.resize(n);
+    t.kind.resize(n);
+    t.event_id.resize(n);
+    out.region.resize(n);
+  };
   // Then the messages and collective members become op references there
-  // while this connection fills the ops.
+  // while this connection fills the ops. The second connection's part is the
+  // longer one, so it starts before this thread sizes the op columns (first
+  // touching ~100 MB of pages at 16,384 processes).
   ReferencedOps refs;
   if (second) {
     std::future<ReferencedOps> reading =
         std::async(std::launch::async, [&] { return read_referenced_ops(*second, index, messages); });
+    size_op_columns();
     fill_ops(db, regions, index, out);
     try {
       refs = reading.get();
@@ -344,6 +349,7 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
       refs = read_referenced_ops(db, index, messages);
     }
   } else {
+    size_op_columns();
     fill_ops(db, regions, index, out);
     refs = read_referenced_ops(db, index, messages);
   }
