@@ -355,7 +355,7 @@ StrideResult sweep_as_one_partition(const CommTrace& t, int threads) {
   Partitioning parts;
   parts.count = 1;
   parts.of_op.assign(static_cast<std::size_t>(t.op_count()), 0);
-  return assign_strides(t, parts, collect_runs(t, parts), index_received_messages(t), CollectiveOfOps(t), threads);
+  return assign_strides(t, collect_runs(t, parts), index_received_messages(t), CollectiveOfOps(t), threads);
 }
 
 }  // namespace

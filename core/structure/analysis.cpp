@@ -95,7 +95,7 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
     const PartitionRuns runs = collect_runs(t, r.parts);
     StrideResult strides;
     if (!options.reorder) {
-      strides = assign_strides(t, r.parts, runs, r.received, coll_of, options.threads);
+      strides = assign_strides(t, runs, r.received, coll_of, options.threads);
       report.forced_orderings = strides.forced_orderings;
       report.split_collectives = strides.split_collectives;
       timer.mark("strides");

@@ -77,10 +77,14 @@ ReceivedMessages index_received_messages(const CommTrace& t) {
     if (op != kNoOp) ++r.first[static_cast<std::size_t>(op) + 1];
   for (std::size_t i = 0; i + 1 < r.first.size(); ++i) r.first[i + 1] += r.first[i];
   r.message.resize(static_cast<std::size_t>(r.first.back()));
+  r.send_op.resize(static_cast<std::size_t>(r.first.back()));
   std::vector<std::int32_t> fill(r.first.begin(), r.first.end() - 1);
   for (std::int32_t m = 0; m < t.message_count(); ++m) {
     OpIndex op = t.msg_recv_op[static_cast<std::size_t>(m)];
-    if (op != kNoOp) r.message[static_cast<std::size_t>(fill[static_cast<std::size_t>(op)]++)] = m;
+    if (op == kNoOp) continue;
+    const auto k = static_cast<std::size_t>(fill[static_cast<std::size_t>(op)]++);
+    r.message[k] = m;
+    r.send_op[k] = t.msg_send_op[static_cast<std::size_t>(m)];
   }
   return r;
 }

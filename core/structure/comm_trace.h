@@ -85,9 +85,17 @@ void validate_comm_trace(const CommTrace& trace);
 struct ReceivedMessages {
   std::vector<std::int32_t> first;  // op_count + 1 entries
   std::vector<std::int32_t> message;
+  // Beside each entry, its message's send op (kNoOp when it has none): the
+  // passes that walk receives in op order then read the senders in sequence
+  // instead of one cache miss per message into msg_send_op.
+  std::vector<OpIndex> send_op;
   std::span<const std::int32_t> of(OpIndex op) const {
     return {message.data() + first[static_cast<std::size_t>(op)],
             message.data() + first[static_cast<std::size_t>(op) + 1]};
+  }
+  std::span<const OpIndex> senders(OpIndex op) const {
+    return {send_op.data() + first[static_cast<std::size_t>(op)],
+            send_op.data() + first[static_cast<std::size_t>(op) + 1]};
   }
 };
 ReceivedMessages index_received_messages(const CommTrace& trace);

@@ -59,10 +59,8 @@ TimeNs LatenessMetrics::diff_lateness(OpIndex op) const {
   TimeNs before = 0;
   OpIndex prev = t_->prev_on_process(op);
   if (prev != kNoOp) before = std::max(before, lateness(prev));
-  for (std::int32_t m : received_->of(op)) {
-    OpIndex s = t_->msg_send_op[static_cast<std::size_t>(m)];
+  for (const OpIndex s : received_->senders(op))
     if (s != kNoOp) before = std::max(before, lateness(s));
-  }
   return std::max<TimeNs>(0, lateness(op) - before);
 }
 
@@ -73,10 +71,8 @@ TimeNs LatenessMetrics::wait(OpIndex op) const {
     std::int32_t c = coll_of_[i];
     if (c >= 0) partner_start = coll_last_start_[static_cast<std::size_t>(c)];
   } else {
-    for (std::int32_t m : received_->of(op)) {
-      OpIndex s = t_->msg_send_op[static_cast<std::size_t>(m)];
+    for (const OpIndex s : received_->senders(op))
       if (s != kNoOp) partner_start = std::max(partner_start, t_->start[static_cast<std::size_t>(s)]);
-    }
   }
   if (partner_start == std::numeric_limits<TimeNs>::min()) return 0;
   return std::clamp<TimeNs>(partner_start - t_->start[i], 0, t_->end[i] - t_->start[i]);

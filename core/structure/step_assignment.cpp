@@ -57,9 +57,9 @@ void sweep_in_two_halves(std::int32_t split, std::int32_t partitions, Sweep swee
 // earliest is forced through.
 class StrideSweep {
  public:
-  StrideSweep(const CommTrace& t, const Partitioning& parts, const PartitionRuns& runs,
-              const ReceivedMessages& received, const CollectiveOfOps& coll_of)
-      : t_(t), parts_(parts), runs_(runs), received_(received), coll_of_(coll_of) {
+  StrideSweep(const CommTrace& t, const PartitionRuns& runs, const ReceivedMessages& received,
+              const CollectiveOfOps& coll_of)
+      : t_(t), runs_(runs), received_(received), coll_of_(coll_of) {
     const auto n = static_cast<std::size_t>(t.op_count());
     stride_.assign(n, 0);
     first_waiter_.assign(n, kNoProcess);
@@ -132,9 +132,9 @@ class StrideSweep {
       while (!s.ready.empty()) {
         const ProcessIndex p = s.ready.back();
         s.ready.pop_back();
-        advance(p, part, s);
+        advance(p, s);
       }
-      if (!force_progress(r0, r1, part, s)) break;
+      if (!force_progress(r0, r1, s)) break;
     }
   }
 
@@ -143,16 +143,16 @@ class StrideSweep {
   }
 
   // Takes p's ops in order until it is parked or its run ends.
-  void advance(ProcessIndex p, std::int32_t part, Scratch& s) {
+  void advance(ProcessIndex p, Scratch& s) {
     const auto up = static_cast<std::size_t>(p);
     while (s.cursor[up] < s.run_end[up]) {
       const OpIndex op = s.cursor[up];
       std::int32_t in = 0;
-      if (!incoming_stride(op, part, s, &in)) return;  // parked on a send
+      if (!incoming_stride(op, s, &in)) return;  // parked on a send
       const std::int32_t c = coll_of_[static_cast<std::size_t>(op)];
       if (c >= 0 && !s.is_detached(op)) {
         ++coll_waiting_[static_cast<std::size_t>(c)];
-        complete_collective_if_ready(c, part, s);
+        complete_collective_if_ready(c, s);
         return;  // the collective's completion puts p back in the ready list
       }
       finish(op, in, s);
@@ -161,12 +161,11 @@ class StrideSweep {
 
   // The largest stride that happened before `op` within its partition, in
   // *in; false (with the process parked) while one of its sends is not done.
-  bool incoming_stride(OpIndex op, std::int32_t part, Scratch& s, std::int32_t* in) {
+  bool incoming_stride(OpIndex op, Scratch& s, std::int32_t* in) {
     const auto up = static_cast<std::size_t>(t_.process[static_cast<std::size_t>(op)]);
     *in = s.last[up];
-    for (std::int32_t m : received_.of(op)) {
-      const OpIndex send = t_.msg_send_op[static_cast<std::size_t>(m)];
-      if (send == kNoOp || parts_.of_op[static_cast<std::size_t>(send)] != part) continue;
+    for (const OpIndex send : received_.senders(op)) {
+      if (send == kNoOp) continue;  // in this partition: messages never leave theirs
       // An op with a stride so far is done (sends take at least 1); the
       // process cursor answers for the others.
       const std::int32_t sent = stride_[static_cast<std::size_t>(send)];
@@ -207,7 +206,7 @@ class StrideSweep {
 
   // When every (remaining) member of collective c has arrived, they all take
   // one stride, after the largest incoming stride of any of them.
-  void complete_collective_if_ready(std::int32_t c, std::int32_t part, Scratch& s) {
+  void complete_collective_if_ready(std::int32_t c, Scratch& s) {
     const auto uc = static_cast<std::size_t>(c);
     if (coll_size_[uc] == 0 || coll_waiting_[uc] < coll_size_[uc]) return;
     coll_size_[uc] = 0;  // completed; a later detach must not complete it again
@@ -216,7 +215,7 @@ class StrideSweep {
       std::int32_t member_in = 0;
       const OpIndex forced = s.forced;
       s.forced = m;  // its sends were waited for (or forced) before it arrived
-      incoming_stride(m, part, s, &member_in);
+      incoming_stride(m, s, &member_in);
       s.forced = forced;
       in = std::max(in, member_in);
     });
@@ -232,7 +231,7 @@ class StrideSweep {
   // whose current op started earliest goes next, ignoring its unfinished
   // sends; a collective member that cannot wait for the rest is stepped alone.
   // False when every process of the partition has finished.
-  bool force_progress(std::int32_t r0, std::int32_t r1, std::int32_t part, Scratch& s) {
+  bool force_progress(std::int32_t r0, std::int32_t r1, Scratch& s) {
     ProcessIndex best = kNoProcess;
     for (auto r = r0; r < r1; ++r) {
       const ProcessIndex p = runs_.process[static_cast<std::size_t>(r)];
@@ -255,16 +254,16 @@ class StrideSweep {
       ++s.split_collectives;
       std::int32_t in = 0;
       s.forced = op;
-      incoming_stride(op, part, s, &in);
+      incoming_stride(op, s, &in);
       s.forced = kNoOp;
       finish(op, in, s);
-      complete_collective_if_ready(c, part, s);
+      complete_collective_if_ready(c, s);
       s.ready.push_back(best);
     } else {
       ++s.forced_orderings;
       unpark(best, s);
       s.forced = op;
-      advance(best, part, s);
+      advance(best, s);
       s.forced = kNoOp;
     }
     return true;
@@ -280,7 +279,6 @@ class StrideSweep {
   }
 
   const CommTrace& t_;
-  const Partitioning& parts_;
   const PartitionRuns& runs_;
   const ReceivedMessages& received_;
   const CollectiveOfOps& coll_of_;
@@ -375,10 +373,8 @@ class LocalStepper {
   void place_asap(OpIndex op, Cursors& c) {
     auto p = static_cast<std::size_t>(t_.process[static_cast<std::size_t>(op)]);
     std::int32_t step = c.last[p] + 1;
-    for (std::int32_t m : received_.of(op)) {
-      OpIndex s = t_.msg_send_op[static_cast<std::size_t>(m)];
+    for (const OpIndex s : received_.senders(op))
       if (s != kNoOp) step = std::max(step, out_.raw[static_cast<std::size_t>(s)] + 1);
-    }
     out_.raw[static_cast<std::size_t>(op)] = step;
     c.last[p] = step;
   }
@@ -392,10 +388,9 @@ class LocalStepper {
 
 }  // namespace
 
-StrideResult assign_strides(const CommTrace& trace, const Partitioning& parts, const PartitionRuns& runs,
-                            const ReceivedMessages& received, const CollectiveOfOps& collective_of_op,
-                            int threads) {
-  return StrideSweep(trace, parts, runs, received, collective_of_op).run(threads);
+StrideResult assign_strides(const CommTrace& trace, const PartitionRuns& runs, const ReceivedMessages& received,
+                            const CollectiveOfOps& collective_of_op, int threads) {
+  return StrideSweep(trace, runs, received, collective_of_op).run(threads);
 }
 
 LocalSteps assign_local_steps(const CommTrace& trace, const Partitioning& parts,

@@ -31,11 +31,12 @@ struct StrideResult {
   std::int32_t split_collectives = 0;  // collective members stepped apart to break a cycle
 };
 
-// `runs` are collect_runs(trace, parts). With `threads` > 1 two threads sweep
-// the partitions, each about half of the ops (the same result).
-StrideResult assign_strides(const CommTrace& trace, const Partitioning& parts, const PartitionRuns& runs,
-                            const ReceivedMessages& received, const CollectiveOfOps& collective_of_op,
-                            int threads = 1);
+// `runs` are collect_runs(trace, parts) of partitions that every message and
+// collective stays inside (mandatory_partitions and later merges keep that).
+// With `threads` > 1 two threads sweep the partitions, each about half of the
+// ops (the same result).
+StrideResult assign_strides(const CommTrace& trace, const PartitionRuns& runs, const ReceivedMessages& received,
+                            const CollectiveOfOps& collective_of_op, int threads = 1);
 
 struct LocalSteps {
   std::vector<std::int32_t> raw;              // per op: 0-based slot within its partition
