@@ -10,6 +10,7 @@
 #include "app/resource_options.h"
 #include "charm/task_trace_loader.h"
 #include "store/schema.h"
+#include "store/write_journal.h"
 #include "summary/view_summaries.h"
 
 namespace weft::app {
@@ -23,12 +24,14 @@ struct AnalyzeArgs {
 };
 
 void run_analyze(const AnalyzeArgs& args) {
-  // WAL: readers keep reading the old analysis while this one is written.
-  // synchronous=NORMAL: a commit is atomic either way; only its durability
-  // across a power cut is deferred to the next checkpoint, whose syncs
-  // early writeback shortens.
+  // The rollback journal while no one else has the file open, else WAL so
+  // that readers keep reading the old analysis (store/write_journal.h).
+  // synchronous=NORMAL: a commit is atomic either way; in WAL mode its
+  // durability across a power cut is deferred to the next checkpoint. The
+  // syncs wait for less with early writeback.
   db::Database db = db::open_run(args.run, db::Database::Mode::ReadWrite, db::Database::Writeback::Early);
-  db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+  const db::WriteJournal journal(db);
+  db.exec("PRAGMA synchronous=NORMAL;");
   apply_cache_size(db, args.resources);
   if (args.summaries_only) {
     // For runs too large to analyze here: the physical view and slider still work.

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include "store/write_journal.h"
+
 namespace weft::db {
 
 void create_tables(Database& db) {
@@ -82,6 +84,7 @@ Database open_run(const std::string& path, Database::Mode mode, Database::Writeb
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) throw Error(path, "no such file");
   if (!S_ISREG(st.st_mode)) throw Error(path, "not a regular file");
+  if (mode == Database::Mode::ReadOnly) recover_hot_journal(path);
   Database db(path, mode, writeback);
   // Reading the version is the first access to the file: a non-SQLite file
   // fails here (Database::fail turns SQLITE_NOTADB into "not a weft database").
