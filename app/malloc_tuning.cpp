@@ -4,8 +4,6 @@
 
 #if defined(__GLIBC__)
 #include <malloc.h>
-
-#include <climits>
 #endif
 
 namespace weft::app {
@@ -13,8 +11,6 @@ namespace weft::app {
 void tune_malloc_for_analysis() {
 #if defined(__GLIBC__)
   mallopt(M_ARENA_MAX, 1);
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // the most mallopt accepts on 64-bit
-  mallopt(M_TRIM_THRESHOLD, INT_MAX);
 #endif
 }
 

@@ -8,13 +8,13 @@
 //   largest arrays into the main arena; in an arena of its own the helper took
 //   fresh pages instead of reusing them, and the analysis' peak memory rose by
 //   13 MB at 16,384 processes (4 bytes per communication event).
-// - Freed blocks stay in the heap for the next phase: by default glibc serves
-//   blocks over 128 KiB..32 MiB with mmap and gives them back to the kernel
-//   when freed, so each phase first-touched fresh pages again. On this
-//   project's machines (paravirtualized page tables) page faults and zeroing
-//   were a fifth of the analysis' CPU time; with blocks up to 32 MiB (the
-//   largest glibc allows) taken from the heap and the heap never trimmed, a
-//   16,384-process analysis first-touches ~100 MB less, for +1 MB of peak RSS.
+// - Blocks of 128 KiB..32 MiB are left to glibc's dynamic mmap threshold,
+//   which gives large freed arrays back to the kernel. Keeping them in the
+//   heap for the next phase instead (M_MMAP_THRESHOLD 32 MiB and no trimming)
+//   saved page faults, 5% of the CPU time at 16,384 processes, but the heap's
+//   fragmentation raised the peak by 8 MB at 65,536 processes (to 66 bytes
+//   per communication event, over the analysis' 64); a 4 MiB threshold
+//   saved nothing.
 //
 // Called by the commands before they analyze; not before the import's decode
 // workers, which allocate at the same time and gain from arenas of their own.
