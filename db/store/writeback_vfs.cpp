@@ -4,7 +4,6 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
-#include <cstddef>
 #include <mutex>
 
 namespace weft::db {
@@ -15,12 +14,16 @@ constexpr sqlite3_int64 kWritebackBytes = sqlite3_int64{8} << 20;
 sqlite3_vfs* g_real = nullptr;
 
 // The file as SQLite sees it, followed in memory by the real VFS's file.
-struct alignas(std::max_align_t) WritebackFile {
+// SQLite allocates szOsFile bytes aligned to 8, so neither may need more.
+struct WritebackFile {
   sqlite3_file base;
   int fd;                   // a descriptor of our own on the same file, or -1
   sqlite3_int64 unwritten;  // bytes written since writeback was last started
   sqlite3_file* real() { return reinterpret_cast<sqlite3_file*>(reinterpret_cast<char*>(this) + sizeof(WritebackFile)); }
 };
+
+static_assert(alignof(WritebackFile) <= 8 && sizeof(WritebackFile) % 8 == 0,
+              "the real file that follows must stay 8-byte aligned");
 
 WritebackFile* self(sqlite3_file* f) { return reinterpret_cast<WritebackFile*>(f); }
 sqlite3_file* real(sqlite3_file* f) { return self(f)->real(); }
