@@ -30,6 +30,27 @@ CommTrace ring3() {
   return b.build();
 }
 
+// p0: collective c0, then send s to p1; p1: receive r of s, then the
+// collective's other member c1. No real MPI run can do this (p1 never
+// reaches the collective): a happened-before cycle, bad input. r starts at
+// `recv_start`.
+struct CollectiveCycle {
+  CommTrace trace;
+  OpIndex c0, s, r, c1;
+};
+CollectiveCycle collective_cycle(TimeNs recv_start) {
+  TraceBuilder b(2);
+  CollectiveCycle c;
+  c.c0 = b.op(0, 0, 1, OpKind::Collective);
+  c.s = b.op(0, 2, 3, OpKind::Send);
+  c.r = b.op(1, recv_start, 4, OpKind::Recv);
+  c.c1 = b.op(1, 5, 6, OpKind::Collective);
+  b.message(c.s, c.r);
+  b.collective({c.c0, c.c1});
+  c.trace = b.build();
+  return c;
+}
+
 CheckResult check(const StructureResult& r) {
   std::vector<std::int32_t> part(r.parts.of_op);
   std::vector<std::int64_t> step;
@@ -196,14 +217,7 @@ TEST(Structure, AMessageReceivedBeforeItWasSentIsCountedAndStillOrderedLogically
 }
 
 TEST(Structure, AHappenedBeforeCycleThroughACollectiveIsBrokenAndReported) {
-  // p0: collective, then send to p1; p1: receive from p0, then the collective.
-  // No real MPI run can do this (p1 never reaches the collective): bad input.
-  TraceBuilder b(2);
-  OpIndex c0 = b.op(0, 0, 1, OpKind::Collective), s = b.op(0, 2, 3, OpKind::Send);
-  OpIndex r = b.op(1, 0, 4, OpKind::Recv), c1 = b.op(1, 5, 6, OpKind::Collective);
-  b.message(s, r);
-  b.collective({c0, c1});
-  auto res = analyze_structure(b.build(), {});
+  auto res = analyze_structure(collective_cycle(0).trace, {});
   EXPECT_EQ(res->report.partitions, 1);  // the cycle between the two partitions is merged
   EXPECT_GT(res->report.forced_orderings + res->report.split_collectives, 0);
   EXPECT_FALSE(check(*res).ok());  // and `weft check` says so
@@ -391,16 +405,11 @@ TEST(StrideSweep, AForcedProcessThatWaitsAgainIsWokenByItsNewSend) {
 }
 
 TEST(StrideSweep, ACollectiveMemberThatCannotWaitIsSteppedAlone) {
-  // p0: c0, then s (to r); p1: r (from s), then c1; {c0, c1} one collective.
   // p0 arrives at the collective, p1 waits for s: p0's c0 started first, so
   // it is detached and steps alone (stride 1); s 2; r after s; c1, the last
   // member left, completes the collective alone: 3.
-  TraceBuilder b(2);
-  OpIndex c0 = b.op(0, 0, 1, OpKind::Collective), s = b.op(0, 2, 3, OpKind::Send);
-  OpIndex r = b.op(1, 1, 4, OpKind::Recv), c1 = b.op(1, 5, 6, OpKind::Collective);
-  b.message(s, r);
-  b.collective({c0, c1});
-  const StrideResult res = sweep_as_one_partition(b.build(), 1);
+  const auto [trace, c0, s, r, c1] = collective_cycle(1);
+  const StrideResult res = sweep_as_one_partition(trace, 1);
   EXPECT_EQ(res.forced_orderings, 0);
   EXPECT_EQ(res.split_collectives, 1);
   EXPECT_EQ(res.stride[static_cast<std::size_t>(c0)], 1);

@@ -219,12 +219,10 @@ class StrideSweep {
       s.forced = forced;
       in = std::max(in, member_in);
     });
-    std::vector<OpIndex> members;
-    for_waiting_members(c, s, [&](OpIndex m) { members.push_back(m); });
-    for (OpIndex m : members) {
+    for_waiting_members(c, s, [&](OpIndex m) {
       finish(m, in, s);
       s.ready.push_back(t_.process[static_cast<std::size_t>(m)]);
-    }
+    });
   }
 
   // Breaks a happened-before cycle: the unfinished process of the partition
