@@ -93,7 +93,8 @@ TEST(CommTraceLoader, ASendrecvIsASendAndAReceiveOnOneEvent) {
                   {1, 0, 100, 0, 0}, {1, 5, 8, 2, 1},   {1, 12, 18, 4, 1}, {1, 25, 35, 6, 1}};
   trace.messages = {{0, 1, 10, 18, 1, 5},    // 0's Sendrecv sends it, 1's Waitall completes it
                     {1, 0, 5, 20, 4, 1},     // 1's Isend to 0's Sendrecv
-                    {1, 0, 25, 40, 6, -1}};  // 1's Sendrecv sends it; its receive is not traced
+                    {1, 0, 25, 40, 6, -1},   // 1's Sendrecv sends it; its receive is not traced
+                    {0, 1, 50, 60, 99, -1}};  // refers to no stored event: dropped
   const std::string path = weft::testing::temp_weft_path("sendrecv");
   weft::testing::write_test_weft(path, trace);
   weft::db::Database db(path, weft::db::Database::Mode::ReadOnly);

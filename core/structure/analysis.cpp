@@ -110,18 +110,20 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
     } else {
       local = assign_local_steps(t, r.parts, runs, r.received, strides, options.threads);
     }
-    r.raw_step = std::move(local.raw);
+    r.global_raw_step = std::move(local.raw);  // made global below
     r.partition_width = std::move(local.partition_width);
   }
   timer.mark("local steps");
   r.partition_offset = assign_global_steps(r.graph, r.partition_width);
+  for (std::size_t i = 0; i < r.global_raw_step.size(); ++i)
+    r.global_raw_step[i] += r.partition_offset[static_cast<std::size_t>(r.parts.of_op[i])];
   std::int64_t slots = 0;
   for (std::size_t p = 0; p < r.partition_width.size(); ++p)
     slots = std::max<std::int64_t>(slots, r.partition_offset[p] + r.partition_width[p]);
   report.global_steps = 2 * slots + 1;  // work slot 0, op slots 1, 3, ..., trailing work slot
 
   // §4 metrics and phases.
-  r.metrics = LatenessMetrics(t, r.parts, r.raw_step, r.partition_width, r.partition_offset, r.received);
+  r.metrics = LatenessMetrics(t, r.parts, r.global_raw_step, r.partition_width, r.partition_offset, r.received);
   timer.mark("global steps, lateness");
   r.phases = detect_phases(partition_signatures(r));
   report.phases = r.phases.count;

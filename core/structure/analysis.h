@@ -58,7 +58,10 @@ struct StructureResult {
   InputOps input;
   Partitioning parts;
   PartitionGraph graph;
-  std::vector<std::int32_t> raw_step;          // per analyzed op
+  // Per analyzed op, its raw slot on the global axis (its partition's offset
+  // plus its raw slot in the partition): the views read global steps far more
+  // often than partition steps, so those take one load and these two.
+  std::vector<std::int32_t> global_raw_step;
   std::vector<std::int32_t> partition_width;   // per partition, in raw slots
   std::vector<std::int32_t> partition_offset;  // per partition, raw slot of its start
   std::vector<std::int32_t> partition_processes;  // per partition, processes taking part
@@ -67,11 +70,12 @@ struct StructureResult {
   LatenessMetrics metrics;
   AnalysisReport report;
 
-  std::int32_t step(OpIndex op) const { return comm_step(raw_step[static_cast<std::size_t>(op)]); }
-  std::int32_t global_step(OpIndex op) const {
+  // Its step in its partition.
+  std::int32_t step(OpIndex op) const {
     auto i = static_cast<std::size_t>(op);
-    return comm_step(partition_offset[static_cast<std::size_t>(parts.of_op[i])] + raw_step[i]);
+    return comm_step(global_raw_step[i] - partition_offset[static_cast<std::size_t>(parts.of_op[i])]);
   }
+  std::int32_t global_step(OpIndex op) const { return comm_step(global_raw_step[static_cast<std::size_t>(op)]); }
 };
 
 // Runs the pipeline. The result owns its data and is not copyable (the

@@ -11,25 +11,26 @@ constexpr TimeNs kNone = std::numeric_limits<TimeNs>::max();
 }  // namespace
 
 LatenessMetrics::LatenessMetrics(const CommTrace& t, const Partitioning& parts,
-                                 const std::vector<std::int32_t>& raw,
+                                 const std::vector<std::int32_t>& global_raw,
                                  const std::vector<std::int32_t>& width,
                                  const std::vector<std::int32_t>& offset,
                                  const ReceivedMessages& received)
-    : t_(&t), parts_(&parts), raw_(&raw), offset_(&offset), received_(&received) {
-  group_base_.resize(width.size() + 1, 0);
-  std::int64_t global_width = 0;
+    : t_(&t), parts_(&parts), global_raw_(&global_raw), received_(&received) {
+  local_base_.resize(width.size());
+  std::int64_t local_slots = 0, global_width = 0;
   for (std::size_t p = 0; p < width.size(); ++p) {
-    group_base_[p + 1] = group_base_[p] + width[p];
+    local_base_[p] = local_slots - offset[p];
+    local_slots += width[p];
     global_width = std::max<std::int64_t>(global_width, offset[p] + width[p]);
   }
-  local_min_.assign(static_cast<std::size_t>(group_base_.back()), kNone);
+  local_min_.assign(static_cast<std::size_t>(local_slots), kNone);
   global_min_.assign(static_cast<std::size_t>(global_width), kNone);
   for (OpIndex op = 0; op < t.op_count(); ++op) {
     auto i = static_cast<std::size_t>(op);
     auto part = static_cast<std::size_t>(parts.of_op[i]);
-    auto& l = local_min_[static_cast<std::size_t>(group_base_[part] + raw[i])];
+    auto& l = local_min_[static_cast<std::size_t>(local_base_[part] + global_raw[i])];
     l = std::min(l, t.end[i]);
-    auto& g = global_min_[static_cast<std::size_t>(offset[part] + raw[i])];
+    auto& g = global_min_[static_cast<std::size_t>(global_raw[i])];
     g = std::min(g, t.end[i]);
   }
   coll_of_ = CollectiveOfOps(t);
@@ -46,13 +47,12 @@ LatenessMetrics::LatenessMetrics(const CommTrace& t, const Partitioning& parts,
 TimeNs LatenessMetrics::lateness(OpIndex op) const {
   auto i = static_cast<std::size_t>(op);
   auto part = static_cast<std::size_t>(parts_->of_op[i]);
-  return t_->end[i] - local_min_[static_cast<std::size_t>(group_base_[part] + (*raw_)[i])];
+  return t_->end[i] - local_min_[static_cast<std::size_t>(local_base_[part] + (*global_raw_)[i])];
 }
 
 TimeNs LatenessMetrics::global_lateness(OpIndex op) const {
   auto i = static_cast<std::size_t>(op);
-  auto part = static_cast<std::size_t>(parts_->of_op[i]);
-  return t_->end[i] - global_min_[static_cast<std::size_t>((*offset_)[part] + (*raw_)[i])];
+  return t_->end[i] - global_min_[static_cast<std::size_t>((*global_raw_)[i])];
 }
 
 TimeNs LatenessMetrics::diff_lateness(OpIndex op) const {

@@ -28,7 +28,7 @@ class LatenessMetrics {
  public:
   LatenessMetrics() = default;
   LatenessMetrics(const CommTrace& trace, const Partitioning& parts,
-                  const std::vector<std::int32_t>& raw_step,
+                  const std::vector<std::int32_t>& global_raw_step,
                   const std::vector<std::int32_t>& partition_width,
                   const std::vector<std::int32_t>& partition_offset,
                   const ReceivedMessages& received);
@@ -43,10 +43,11 @@ class LatenessMetrics {
  private:
   const CommTrace* t_ = nullptr;
   const Partitioning* parts_ = nullptr;
-  const std::vector<std::int32_t>* raw_ = nullptr;
-  const std::vector<std::int32_t>* offset_ = nullptr;
+  const std::vector<std::int32_t>* global_raw_ = nullptr;
   const ReceivedMessages* received_ = nullptr;
-  std::vector<std::int64_t> group_base_;  // per partition: index of its step 0 in local_min_
+  // Per partition: its step 0's index in local_min_ less its offset on the
+  // global axis, so that an op's (partition, step) slot is base + global raw step.
+  std::vector<std::int64_t> local_base_;
   std::vector<TimeNs> local_min_;         // per (partition, step)
   std::vector<TimeNs> global_min_;        // per global raw step
   CollectiveOfOps coll_of_;

@@ -10,11 +10,10 @@ namespace {
 
 constexpr std::size_t kScanBatch = 4096;
 
-// Decodes every block of `table` (one row per (bucket, process, part)) and
-// hands the records on in batches of about kScanBatch.
+// Decodes every block that `stmt` selects (rows of a block table: owner,
+// data) and hands the records on in batches of about kScanBatch.
 template <class Row, class Decode>
-void scan_blocks(Database& db, const char* sql, const RowSink<Row>& sink, Decode decode) {
-  Statement stmt = db.prepare(sql);
+void scan_blocks(Statement& stmt, const RowSink<Row>& sink, Decode decode) {
   std::vector<Row> batch;
   batch.reserve(kScanBatch);
   while (stmt.step()) {
@@ -27,14 +26,34 @@ void scan_blocks(Database& db, const char* sql, const RowSink<Row>& sink, Decode
   if (!batch.empty()) sink(batch);
 }
 
+template <class Row, class Decode>
+void scan_blocks(Database& db, const char* sql, const RowSink<Row>& sink, Decode decode) {
+  Statement stmt = db.prepare(sql);
+  scan_blocks(stmt, sink, decode);
+}
+
+void decode_events(Database& db, std::span<const std::uint8_t> blob, std::int64_t process,
+                   std::vector<EventRecord>& out) {
+  decode_event_block(blob, static_cast<ProcessIndex>(process), out, db.path());
+}
+
 }  // namespace
 
 void scan_events(Database& db, const RowSink<EventRecord>& sink) {
-  scan_blocks<EventRecord>(
-      db, "SELECT process, data FROM event_blocks", sink,
-      [&db](std::span<const std::uint8_t> blob, std::int64_t process, std::vector<EventRecord>& out) {
-        decode_event_block(blob, static_cast<ProcessIndex>(process), out, db.path());
-      });
+  scan_blocks<EventRecord>(db, "SELECT process, data FROM event_blocks", sink,
+                           [&db](auto blob, std::int64_t process, auto& out) { decode_events(db, blob, process, out); });
+}
+
+void scan_events_of_processes(Database& db, ProcessIndex first, ProcessIndex end, const RowSink<EventRecord>& sink) {
+  Statement stmt = db.prepare("SELECT process, data FROM event_blocks WHERE process >= ? AND process < ?");
+  stmt.bind(1, static_cast<std::int64_t>(first));
+  stmt.bind(2, static_cast<std::int64_t>(end));
+  scan_blocks<EventRecord>(stmt, sink,
+                           [&db](auto blob, std::int64_t process, auto& out) { decode_events(db, blob, process, out); });
+}
+
+std::int64_t count_messages(Database& db) {
+  return db.query_int("SELECT COALESCE(sum(count), 0) FROM message_blocks");
 }
 
 void scan_events_by_process(

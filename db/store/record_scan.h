@@ -21,12 +21,17 @@ template <class Row>
 using RowSink = std::function<void(std::span<const Row>)>;
 
 void scan_events(Database& db, const RowSink<EventRecord>& sink);
+// The events of processes first .. end - 1 only (two threads can each read a
+// share of the table).
+void scan_events_of_processes(Database& db, ProcessIndex first, ProcessIndex end, const RowSink<EventRecord>& sink);
 // All events of one process at a time, processes in increasing order, each
 // process's events sorted by start and then depth (a caller before its callees).
 // Holds one process's events in memory at a time.
 void scan_events_by_process(
     Database& db, const std::function<void(ProcessIndex, std::span<const EventRecord>)>& sink);
 void scan_messages(Database& db, const RowSink<MessageRecord>& sink);
+// How many messages scan_messages will give, from the block headers alone.
+std::int64_t count_messages(Database& db);
 void scan_collective_members(Database& db, const RowSink<StoredCollectiveMember>& sink);
 // Unlike the scans above, in event id order (blocks through
 // comm_event_blocks_by_process; a process's blocks hold disjoint id ranges).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <future>
+#include <latch>
 #include <optional>
 
 #include "common/error.h"
@@ -86,23 +87,72 @@ std::optional<OpKind> op_kind_of_event(const EventRecord& e, const RegionKinds& 
   return OpKind::Wait;
 }
 
-// Marks every message's and collective member's events with their roles;
-// returns the number of messages.
-std::int64_t mark_references(Database& db, EventOpIndex& index) {
-  std::int64_t messages = 0;
+// The messages' and collective members' references as ops: the message and
+// collective columns of a CommTrace and the store ids.
+struct ReferencedOps {
+  CommTrace trace;  // only the msg_* and coll_* columns
+  std::vector<std::int64_t> message_id;
+  std::vector<std::int64_t> collective_id;
+  std::int64_t unmatched_messages = 0;
+};
+
+// The one pass over the messages: marks the roles in which they refer to
+// events, and keeps those references (event ids, -1 for none) in the message
+// columns, where resolve_message_ops makes them ops once the ops are numbered.
+// Event ids fit those 32-bit columns: load_comm_trace checks. Then the
+// collective members' roles.
+ReferencedOps mark_references(Database& db, EventOpIndex& index) {
+  ReferencedOps out;
+  CommTrace& t = out.trace;
+  const std::int64_t messages = count_messages(db);
+  if (messages < 0 || messages > INT32_MAX) throw Error(db.path(), "bad message count " + std::to_string(messages));
+  for (std::vector<OpIndex>* column : {&t.msg_send_op, &t.msg_recv_op, &t.msg_post_op, &t.msg_send_done_op})
+    column->reserve(static_cast<std::size_t>(messages));
+  out.message_id.reserve(static_cast<std::size_t>(messages));
+  auto keep = [&](EventId e, EventOpIndex::Role role, std::vector<OpIndex>& column) {
+    index.add_role(e, role);
+    column.push_back(index.contains(e) ? static_cast<OpIndex>(e) : kNoOp);
+  };
   scan_messages(db, [&](std::span<const MessageRecord> batch) {
-    messages += static_cast<std::int64_t>(batch.size());
     for (const MessageRecord& m : batch) {
-      index.add_role(m.send_event, EventOpIndex::kSent);
-      index.add_role(m.send_done_event, EventOpIndex::kCompleted);
-      index.add_role(m.recv_post_event, EventOpIndex::kPosted);
-      index.add_role(m.recv_event, EventOpIndex::kCompleted);
+      keep(m.send_event, EventOpIndex::kSent, t.msg_send_op);
+      keep(m.send_done_event, EventOpIndex::kCompleted, t.msg_send_done_op);
+      keep(m.recv_post_event, EventOpIndex::kPosted, t.msg_post_op);
+      keep(m.recv_event, EventOpIndex::kCompleted, t.msg_recv_op);
+      out.message_id.push_back(m.id);
     }
   });
   scan_collective_members(db, [&](std::span<const StoredCollectiveMember> batch) {
     for (const StoredCollectiveMember& m : batch) index.add_role(m.event, EventOpIndex::kCollective);
   });
-  return messages;
+  return out;
+}
+
+// After the ops are numbered: the kept event references become ops, in place.
+// A message with neither a send nor a receive op is dropped; one with only
+// one of them is kept (one-sided) and counted.
+void resolve_message_ops(const EventOpIndex& index, ReferencedOps& refs) {
+  CommTrace& t = refs.trace;
+  auto op = [&](OpIndex event) { return event == kNoOp ? kNoOp : index.op_of(event); };
+  auto recv_op = [&](OpIndex event) {  // the receive half of a split event
+    OpIndex o = op(event);
+    return o != kNoOp && index.is_split(event) ? o + 1 : o;
+  };
+  std::size_t kept = 0;
+  for (std::size_t m = 0; m < t.msg_send_op.size(); ++m) {
+    const OpIndex send = op(t.msg_send_op[m]), recv = recv_op(t.msg_recv_op[m]);
+    if (send == kNoOp && recv == kNoOp) continue;
+    if (send == kNoOp || recv == kNoOp) ++refs.unmatched_messages;
+    t.msg_send_op[kept] = send;
+    t.msg_recv_op[kept] = recv;
+    t.msg_post_op[kept] = op(t.msg_post_op[m]);
+    t.msg_send_done_op[kept] = recv_op(t.msg_send_done_op[m]);
+    refs.message_id[kept] = refs.message_id[m];
+    ++kept;
+  }
+  for (std::vector<OpIndex>* column : {&t.msg_send_op, &t.msg_recv_op, &t.msg_post_op, &t.msg_send_done_op})
+    column->resize(kept);
+  refs.message_id.resize(kept);
 }
 
 // First pass over the events: checks them, marks the communication calls
@@ -127,9 +177,11 @@ void mark_calls(Database& db, const RegionKinds& regions, std::int32_t processes
   });
 }
 
-// Second pass: each op's columns go straight to its numbered slot, so the ops
-// come out in event id order with no sort and no copy.
-void fill_ops(Database& db, const RegionKinds& regions, const EventOpIndex& index, LoadedCommTrace& out) {
+// Second pass, over the events of processes first .. end - 1: each op's
+// columns go straight to its numbered slot, so the ops come out in event id
+// order with no sort and no copy, and two threads can fill shares at once.
+void fill_ops(Database& db, const RegionKinds& regions, const EventOpIndex& index, ProcessIndex first,
+              ProcessIndex end, LoadedCommTrace& out) {
   CommTrace& t = out.trace;
   auto put = [&](OpIndex op, const EventRecord& e, OpKind kind) {
     auto i = static_cast<std::size_t>(op);
@@ -140,7 +192,7 @@ void fill_ops(Database& db, const RegionKinds& regions, const EventOpIndex& inde
     t.event_id[i] = e.id;
     out.region[i] = static_cast<std::int32_t>(e.region);
   };
-  scan_events(db, [&](std::span<const EventRecord> batch) {
+  scan_events_of_processes(db, first, end, [&](std::span<const EventRecord> batch) {
     for (const EventRecord& e : batch) {
       OpIndex op = index.op_of(e.id);
       if (op == kNoOp) continue;
@@ -182,41 +234,12 @@ void assign_segments(std::vector<std::pair<ProcessIndex, TimeNs>>& markers, bool
   }
 }
 
-// The messages' and collective members' references as ops: the message and
-// collective columns of a CommTrace and the store ids, read after the ops are
-// numbered. Only reads `index`, so it can run beside fill_ops.
-struct ReferencedOps {
-  CommTrace trace;  // only the msg_* and coll_* columns
-  std::vector<std::int64_t> message_id;
-  std::vector<std::int64_t> collective_id;
-  std::int64_t unmatched_messages = 0;
-};
-
-ReferencedOps read_referenced_ops(Database& db, const EventOpIndex& index, std::int64_t messages) {
-  ReferencedOps out;
-  CommTrace& t = out.trace;
-  auto recv_op = [&](EventId e) {
-    OpIndex op = index.op_of(e);
-    return op != kNoOp && index.is_split(e) ? op + 1 : op;
-  };
-  t.msg_send_op.reserve(static_cast<std::size_t>(messages));
-  t.msg_recv_op.reserve(static_cast<std::size_t>(messages));
-  t.msg_post_op.reserve(static_cast<std::size_t>(messages));
-  t.msg_send_done_op.reserve(static_cast<std::size_t>(messages));
-  out.message_id.reserve(static_cast<std::size_t>(messages));
-  scan_messages(db, [&](std::span<const MessageRecord> batch) {
-    for (const MessageRecord& m : batch) {
-      OpIndex send = index.op_of(m.send_event), recv = recv_op(m.recv_event);
-      if (send == kNoOp && recv == kNoOp) continue;
-      if (send == kNoOp || recv == kNoOp) ++out.unmatched_messages;
-      t.msg_send_op.push_back(send);
-      t.msg_recv_op.push_back(recv);
-      t.msg_post_op.push_back(index.op_of(m.recv_post_event));
-      t.msg_send_done_op.push_back(recv_op(m.send_done_event));
-      out.message_id.push_back(m.id);
-    }
-  });
-
+// The collective members as ops (the coll_* columns and store ids of `refs`),
+// read after the ops are numbered.
+void read_collective_ops(Database& db, const EventOpIndex& index, ReferencedOps& refs) {
+  CommTrace& t = refs.trace;
+  t.coll_members.clear();  // a retry on the other connection starts afresh
+  refs.collective_id.clear();
   // Members by (collective, process): the scan gives that order already
   // (one block per collective, sorted by process); the sort is for safety.
   struct Member {
@@ -238,16 +261,27 @@ ReferencedOps read_referenced_ops(Database& db, const EventOpIndex& index, std::
   for (std::size_t k = 0; k < members.size(); ++k) {
     if (k > 0 && members[k].collective != members[k - 1].collective) {
       t.coll_first.push_back(static_cast<std::int32_t>(t.coll_members.size()));
-      out.collective_id.push_back(members[k - 1].collective);
+      refs.collective_id.push_back(members[k - 1].collective);
     }
     if (members[k].op != kNoOp) t.coll_members.push_back(members[k].op);
   }
   if (!members.empty()) {
     t.coll_first.push_back(static_cast<std::int32_t>(t.coll_members.size()));
-    out.collective_id.push_back(members.back().collective);
+    refs.collective_id.push_back(members.back().collective);
   }
-  return out;
 }
+
+// Counts a latch down when it goes out of scope, however the scope is left.
+class CountDownOnExit {
+ public:
+  explicit CountDownOnExit(std::latch& latch) : latch_(latch) {}
+  CountDownOnExit(const CountDownOnExit&) = delete;
+  CountDownOnExit& operator=(const CountDownOnExit&) = delete;
+  ~CountDownOnExit() { latch_.count_down(); }
+
+ private:
+  std::latch& latch_;
+};
 
 // A second read-only connection to the file of `db` (errors name the same
 // file), or nullopt when it cannot read it now: another connection holds it
@@ -294,7 +328,11 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
     throw Error(db.path(), "bad process count " + std::to_string(processes));
   t.process_count = static_cast<std::int32_t>(processes);
   const std::int64_t events = db.query_int("SELECT COALESCE(sum(event_count), 0) FROM processes");
-  if (events < 0 || events > (std::int64_t{1} << 40)) throw Error(db.path(), "bad event count " + std::to_string(events));
+  if (events < 0) throw Error(db.path(), "bad event count " + std::to_string(events));
+  // The messages' event references are kept in the 32-bit op columns until
+  // the ops are numbered (mark_references).
+  if (events > INT32_MAX)
+    throw Error(db.path(), std::to_string(events) + " events: the structure analysis reads at most 2^31 - 1");
 
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
   // The messages and collective members are read on a second connection and
@@ -305,19 +343,19 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   std::optional<Database> second = options.two_threads ? open_second_reader(db) : std::nullopt;
   EventOpIndex index(events);
   std::vector<std::pair<ProcessIndex, TimeNs>> markers;
-  std::int64_t messages = 0;
+  ReferencedOps refs;
   if (second) {
-    std::future<std::int64_t> marking =
+    std::future<ReferencedOps> marking =
         std::async(std::launch::async, [&] { return mark_references(*second, index); });
     mark_calls(db, regions, t.process_count, index, markers);
     try {
-      messages = marking.get();
+      refs = marking.get();
     } catch (const Error&) {
       index.clear_roles();
-      messages = mark_references(db, index);
+      refs = mark_references(db, index);
     }
   } else {
-    messages = mark_references(db, index);
+    refs = mark_references(db, index);
     mark_calls(db, regions, t.process_count, index, markers);
   }
   const std::int64_t ops = index.finish_marking();
@@ -332,26 +370,36 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
     t.event_id.resize(n);
     out.region.resize(n);
   };
-  // Then the messages and collective members become op references there
-  // while this connection fills the ops. The second connection's part is the
-  // longer one, so it starts before this thread sizes the op columns (first
-  // touching ~100 MB of pages at 16,384 processes).
-  ReferencedOps refs;
+  // Then the other thread makes the messages' and collective members'
+  // references ops and fills the ops of the upper half of the processes,
+  // once this one has sized the op columns (first touching ~100 MB of pages
+  // at 16,384 processes); this one fills the lower half.
+  const ProcessIndex half = t.process_count / 2;
   if (second) {
-    std::future<ReferencedOps> reading =
-        std::async(std::launch::async, [&] { return read_referenced_ops(*second, index, messages); });
-    size_op_columns();
-    fill_ops(db, regions, index, out);
+    std::latch columns_sized(1);
+    std::future<void> helping = std::async(std::launch::async, [&] {
+      resolve_message_ops(index, refs);
+      read_collective_ops(*second, index, refs);
+      columns_sized.wait();
+      fill_ops(*second, regions, index, half, t.process_count, out);
+    });
+    {
+      const CountDownOnExit sized(columns_sized);  // also when sizing throws: the helper waits for it
+      size_op_columns();
+    }
+    fill_ops(db, regions, index, 0, half, out);
     try {
-      refs = reading.get();
+      helping.get();
     } catch (const Error&) {
       // Done again on this connection, which reports what is wrong with the file.
-      refs = read_referenced_ops(db, index, messages);
+      read_collective_ops(db, index, refs);
+      fill_ops(db, regions, index, half, t.process_count, out);
     }
   } else {
+    resolve_message_ops(index, refs);
+    read_collective_ops(db, index, refs);
     size_op_columns();
-    fill_ops(db, regions, index, out);
-    refs = read_referenced_ops(db, index, messages);
+    fill_ops(db, regions, index, 0, t.process_count, out);
   }
   timer.mark("  load: fill ops, messages");
   check_op_order(db, t);
