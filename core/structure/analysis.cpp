@@ -1,6 +1,7 @@
 #include "structure/analysis.h"
 
 #include <algorithm>
+#include <future>
 
 #include "common/phase_timer.h"
 #include "common/release_memory.h"
@@ -78,6 +79,19 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   release_memory(r.trace.msg_post_op);
   release_memory(r.trace.msg_send_done_op);
   timer.mark("mandatory partitions");
+  // Which messages each op completes and the collective of each op depend on
+  // the analyzed ops only: with two threads the other one indexes them while
+  // this one merges the partitions (started only now: the index is not
+  // beside the mandatory partitions' union-find and the two released columns
+  // at the peak memory of a 65,536-process run).
+  struct OpIndexes {
+    ReceivedMessages received;
+    CollectiveOfOps coll_of;
+  };
+  std::future<OpIndexes> op_indexes =
+      std::async(options.threads > 1 ? std::launch::async : std::launch::deferred,
+                 [&t] { return OpIndexes{index_received_messages(t), CollectiveOfOps(t)}; });
+
   report.cycle_merged_partitions = merge_strongly_connected(t, r.parts);
   timer.mark("cycle merge");
   if (options.leap_merge && t.segment.empty())
@@ -88,9 +102,10 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   timer.mark("topological order");
 
   // §3.2: strides, local steps, global steps.
-  r.received = index_received_messages(t);
+  OpIndexes indexes = op_indexes.get();
+  r.received = std::move(indexes.received);
+  const CollectiveOfOps& coll_of = indexes.coll_of;
   {
-    const CollectiveOfOps coll_of(t);
     // In a DAG each (partition, process) pair is one run of ops (partition_graph.h).
     const PartitionRuns runs = collect_runs(t, r.parts);
     StrideResult strides;
@@ -123,7 +138,8 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   report.global_steps = 2 * slots + 1;  // work slot 0, op slots 1, 3, ..., trailing work slot
 
   // §4 metrics and phases.
-  r.metrics = LatenessMetrics(t, r.parts, r.global_raw_step, r.partition_width, r.partition_offset, r.received);
+  r.metrics = LatenessMetrics(t, r.parts, r.global_raw_step, r.partition_width, r.partition_offset, r.received,
+                              std::move(indexes.coll_of));
   timer.mark("global steps, lateness");
   r.phases = detect_phases(partition_signatures(r));
   report.phases = r.phases.count;

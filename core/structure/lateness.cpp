@@ -14,8 +14,8 @@ LatenessMetrics::LatenessMetrics(const CommTrace& t, const Partitioning& parts,
                                  const std::vector<std::int32_t>& global_raw,
                                  const std::vector<std::int32_t>& width,
                                  const std::vector<std::int32_t>& offset,
-                                 const ReceivedMessages& received)
-    : t_(&t), parts_(&parts), global_raw_(&global_raw), received_(&received) {
+                                 const ReceivedMessages& received, CollectiveOfOps collective_of)
+    : t_(&t), parts_(&parts), global_raw_(&global_raw), received_(&received), coll_of_(std::move(collective_of)) {
   local_base_.resize(width.size());
   std::int64_t local_slots = 0, global_width = 0;
   for (std::size_t p = 0; p < width.size(); ++p) {
@@ -33,7 +33,6 @@ LatenessMetrics::LatenessMetrics(const CommTrace& t, const Partitioning& parts,
     auto& g = global_min_[static_cast<std::size_t>(global_raw[i])];
     g = std::min(g, t.end[i]);
   }
-  coll_of_ = CollectiveOfOps(t);
   coll_last_start_.assign(static_cast<std::size_t>(t.collective_count()), std::numeric_limits<TimeNs>::min());
   for (OpIndex op = 0; op < t.op_count(); ++op) {
     std::int32_t c = coll_of_[static_cast<std::size_t>(op)];

@@ -31,7 +31,7 @@ class LatenessMetrics {
                   const std::vector<std::int32_t>& global_raw_step,
                   const std::vector<std::int32_t>& partition_width,
                   const std::vector<std::int32_t>& partition_offset,
-                  const ReceivedMessages& received);
+                  const ReceivedMessages& received, CollectiveOfOps collective_of);
 
   TimeNs lateness(OpIndex op) const;
   TimeNs global_lateness(OpIndex op) const;
