@@ -77,4 +77,31 @@ TimeNs LatenessMetrics::wait(OpIndex op) const {
   return std::clamp<TimeNs>(partner_start - t_->start[i], 0, t_->end[i] - t_->start[i]);
 }
 
+OpMetrics LatenessMetrics::all(OpIndex op) const {
+  auto i = static_cast<std::size_t>(op);
+  const auto part = static_cast<std::size_t>(parts_->of_op[i]);
+  const auto global_raw = (*global_raw_)[i];
+  const TimeNs end = t_->end[i], start = t_->start[i];
+  OpMetrics m;
+  m.lateness = end - local_min_[static_cast<std::size_t>(local_base_[part] + global_raw)];
+  m.global_lateness = end - global_min_[static_cast<std::size_t>(global_raw)];
+  TimeNs before = 0;
+  OpIndex prev = t_->prev_on_process(op);
+  if (prev != kNoOp) before = std::max(before, lateness(prev));
+  TimeNs partner_start = std::numeric_limits<TimeNs>::min();
+  for (const OpIndex s : received_->senders(op))
+    if (s != kNoOp) {
+      before = std::max(before, lateness(s));
+      partner_start = std::max(partner_start, t_->start[static_cast<std::size_t>(s)]);
+    }
+  m.diff_lateness = std::max<TimeNs>(0, m.lateness - before);
+  if (t_->kind[i] == OpKind::Collective) {  // as wait(): the last member's start, not senders'
+    std::int32_t c = coll_of_[i];
+    partner_start = c >= 0 ? coll_last_start_[static_cast<std::size_t>(c)] : std::numeric_limits<TimeNs>::min();
+  }
+  if (partner_start != std::numeric_limits<TimeNs>::min())
+    m.wait = std::clamp<TimeNs>(partner_start - start, 0, end - start);
+  return m;
+}
+
 }  // namespace weft::structure

@@ -24,6 +24,11 @@
 
 namespace weft::structure {
 
+// All four metrics of one op.
+struct OpMetrics {
+  TimeNs lateness = 0, global_lateness = 0, diff_lateness = 0, wait = 0;
+};
+
 class LatenessMetrics {
  public:
   LatenessMetrics() = default;
@@ -37,6 +42,9 @@ class LatenessMetrics {
   TimeNs global_lateness(OpIndex op) const;
   TimeNs diff_lateness(OpIndex op) const;
   TimeNs wait(OpIndex op) const;
+  // The four at once, for the writers that need them for every op: one walk
+  // over the op's senders serves both differential lateness and wait.
+  OpMetrics all(OpIndex op) const;
   // The collective `op` is a member of, or -1.
   std::int32_t collective_of(OpIndex op) const { return coll_of_[static_cast<std::size_t>(op)]; }
 

@@ -75,10 +75,14 @@ StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::Stru
   TimeNs max_duration = 0;
   r.input.for_each(r.trace, [&](const structure::InputOp& op) { max_duration = std::max(max_duration, op.end - op.start); });
   return build_step_lod(r.trace.process_count, r.report.global_steps, [&](const auto& emit) {
+    structure::OpIndex previous = structure::kNoOp;
+    structure::OpMetrics m;  // the analyzed op's: computed once for a coalesced run
     r.input.for_each(r.trace, [&](const structure::InputOp& op) {
       const structure::OpIndex a = op.analyzed;
-      emit(StepLodItem{op.process, r.global_step(a), r.metrics.lateness(a), r.metrics.diff_lateness(a),
-                       r.metrics.global_lateness(a), op.end - op.start, loaded.region[static_cast<std::size_t>(op.index)]});
+      if (a != previous) m = r.metrics.all(a);
+      previous = a;
+      emit(StepLodItem{op.process, r.global_step(a), m.lateness, m.diff_lateness, m.global_lateness, op.end - op.start,
+                       loaded.region[static_cast<std::size_t>(op.index)]});
     });
   }, classes, {max_lateness, max_diff_lateness, max_global_lateness, max_duration});
 }

@@ -248,19 +248,22 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
     CommEventBlockWriter blocks(db, step_shift);
     std::int64_t send_half_step = kNullRef;
     OpIndex previous_analyzed = structure::kNoOp;
+    structure::OpMetrics metrics;
     r.input.for_each(r.trace, [&](const structure::InputOp& op) {
       const OpIndex a = op.analyzed;
       const auto ui = static_cast<std::size_t>(op.index);
       // Its message: the smallest store id among those it sends and, for the
       // first input op of an analyzed op, those the analyzed op completes.
+      // The metrics are the analyzed op's: computed once for a coalesced run.
       std::int32_t message = sent_message.of(op.index);
-      if (a != previous_analyzed)
+      if (a != previous_analyzed) {
         for (std::int32_t m : r.received.of(a))
           if (message < 0 || loaded.message_id[static_cast<std::size_t>(m)] < loaded.message_id[static_cast<std::size_t>(message)])
             message = m;
+        metrics = r.metrics.all(a);
+      }
       previous_analyzed = a;
-      const TimeNs late = r.metrics.lateness(a), diff = r.metrics.diff_lateness(a);
-      const TimeNs wait = r.metrics.wait(a);
+      const TimeNs late = metrics.lateness, diff = metrics.diff_lateness, wait = metrics.wait;
       const std::int32_t step = r.global_step(a);
       const std::int32_t part = r.parts.of_op[static_cast<std::size_t>(a)];
       if (op.shares_event_with_next) {
@@ -270,7 +273,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
       blocks.add({op.event_id, op.process, loaded.region[ui], static_cast<std::int32_t>(op.kind),
                   op.start, op.end, part, step, r.step(a), stored_id(loaded.collective_id, r.metrics.collective_of(a)),
                   stored_id(loaded.message_id, message),
-                  send_half_step, late, r.metrics.global_lateness(a), diff, wait});
+                  send_half_step, late, metrics.global_lateness, diff, wait});
       send_half_step = kNullRef;
       const TimeNs duration = op.end - op.start;
       per_step[static_cast<std::size_t>(step)].add(late, diff, wait, duration);

@@ -19,9 +19,11 @@ constexpr std::int64_t kMaxTimeMetricBins = 1 << 20;
 
 TimeMetricBins bin_time_metrics(const structure::StructureResult& r, TimeNs trace_end_ns, std::int32_t bins) {
   return bin_time_metrics([&](const auto& emit) {
-    for (structure::OpIndex a = 0; a < r.trace.op_count(); ++a)
-      emit(TimeMetricItem{r.trace.end[static_cast<std::size_t>(a)], r.metrics.lateness(a),
-                          r.metrics.global_lateness(a), r.metrics.diff_lateness(a), r.metrics.wait(a)});
+    for (structure::OpIndex a = 0; a < r.trace.op_count(); ++a) {
+      const structure::OpMetrics m = r.metrics.all(a);
+      emit(TimeMetricItem{r.trace.end[static_cast<std::size_t>(a)], m.lateness, m.global_lateness, m.diff_lateness,
+                          m.wait});
+    }
   }, trace_end_ns, bins);
 }
 
