@@ -52,6 +52,10 @@ void scan_events_of_processes(Database& db, ProcessIndex first, ProcessIndex end
                            [&db](auto blob, std::int64_t process, auto& out) { decode_events(db, blob, process, out); });
 }
 
+std::int64_t count_collective_members(Database& db) {
+  return db.query_int("SELECT COALESCE(sum(count), 0) FROM collective_member_blocks");
+}
+
 std::int64_t count_messages(Database& db) {
   return db.query_int("SELECT COALESCE(sum(count), 0) FROM message_blocks");
 }

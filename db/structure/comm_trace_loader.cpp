@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "common/phase_timer.h"
+#include "common/release_memory.h"
 #include "store/record_scan.h"
 #include "structure/event_op_index.h"
 
@@ -94,13 +95,21 @@ struct ReferencedOps {
   std::vector<std::int64_t> message_id;
   std::vector<std::int64_t> collective_id;
   std::int64_t unmatched_messages = 0;
+  // The collective members with an event, until resolve_collective_ops makes
+  // them the coll_* columns; `op` holds the event id until then.
+  struct Member {
+    std::int64_t collective;
+    ProcessIndex process;
+    OpIndex op;
+  };
+  std::vector<Member> members;
 };
 
 // The one pass over the messages: marks the roles in which they refer to
 // events, and keeps those references (event ids, -1 for none) in the message
 // columns, where resolve_message_ops makes them ops once the ops are numbered.
-// Event ids fit those 32-bit columns: load_comm_trace checks. Then the
-// collective members' roles.
+// Event ids fit those 32-bit columns: load_comm_trace checks. Then the same
+// for the collective members (resolve_collective_ops).
 ReferencedOps mark_references(Database& db, EventOpIndex& index) {
   ReferencedOps out;
   CommTrace& t = out.trace;
@@ -122,8 +131,16 @@ ReferencedOps mark_references(Database& db, EventOpIndex& index) {
       out.message_id.push_back(m.id);
     }
   });
+  const std::int64_t members = count_collective_members(db);
+  if (members < 0 || members > INT32_MAX)
+    throw Error(db.path(), "bad collective member count " + std::to_string(members));
+  out.members.reserve(static_cast<std::size_t>(members));
   scan_collective_members(db, [&](std::span<const StoredCollectiveMember> batch) {
-    for (const StoredCollectiveMember& m : batch) index.add_role(m.event, EventOpIndex::kCollective);
+    for (const StoredCollectiveMember& m : batch) {
+      index.add_role(m.event, EventOpIndex::kCollective);
+      if (m.event != kNullRef)
+        out.members.push_back({m.collective, m.process, index.contains(m.event) ? static_cast<OpIndex>(m.event) : kNoOp});
+    }
   });
   return out;
 }
@@ -234,30 +251,22 @@ void assign_segments(std::vector<std::pair<ProcessIndex, TimeNs>>& markers, bool
   }
 }
 
-// The collective members as ops (the coll_* columns and store ids of `refs`),
-// read after the ops are numbered.
-void read_collective_ops(Database& db, const EventOpIndex& index, ReferencedOps& refs) {
+// After the ops are numbered: the kept collective members become the coll_*
+// columns of `refs` and its collective store ids.
+void resolve_collective_ops(const EventOpIndex& index, ReferencedOps& refs) {
   CommTrace& t = refs.trace;
-  t.coll_members.clear();  // a retry on the other connection starts afresh
-  refs.collective_id.clear();
+  std::vector<ReferencedOps::Member>& members = refs.members;
+  for (ReferencedOps::Member& m : members)
+    if (m.op != kNoOp) m.op = index.op_of(m.op);
   // Members by (collective, process): the scan gives that order already
   // (one block per collective, sorted by process); the sort is for safety.
-  struct Member {
-    std::int64_t collective;
-    ProcessIndex process;
-    OpIndex op;
-  };
-  std::vector<Member> members;
-  scan_collective_members(db, [&](std::span<const StoredCollectiveMember> batch) {
-    for (const StoredCollectiveMember& m : batch)
-      if (m.event != kNullRef) members.push_back({m.collective, m.process, index.op_of(m.event)});
-  });
-  auto by_collective = [](const Member& a, const Member& b) {
+  auto by_collective = [](const ReferencedOps::Member& a, const ReferencedOps::Member& b) {
     return a.collective != b.collective ? a.collective < b.collective : a.process < b.process;
   };
   if (!std::is_sorted(members.begin(), members.end(), by_collective))
     std::sort(members.begin(), members.end(), by_collective);
   t.coll_first.assign(1, 0);
+  t.coll_members.reserve(members.size());
   for (std::size_t k = 0; k < members.size(); ++k) {
     if (k > 0 && members[k].collective != members[k - 1].collective) {
       t.coll_first.push_back(static_cast<std::int32_t>(t.coll_members.size()));
@@ -269,6 +278,7 @@ void read_collective_ops(Database& db, const EventOpIndex& index, ReferencedOps&
     t.coll_first.push_back(static_cast<std::int32_t>(t.coll_members.size()));
     refs.collective_id.push_back(members.back().collective);
   }
+  release_memory(members);
 }
 
 // Counts a latch down when it goes out of scope, however the scope is left.
@@ -371,15 +381,15 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
     out.region.resize(n);
   };
   // Then the other thread makes the messages' and collective members'
-  // references ops and fills the ops of the upper half of the processes,
-  // once this one has sized the op columns (first touching ~100 MB of pages
-  // at 16,384 processes); this one fills the lower half.
+  // references ops (no file read) and fills the ops of the upper half of the
+  // processes, once this one has sized the op columns (first touching ~100
+  // MB of pages at 16,384 processes); this one fills the lower half.
   const ProcessIndex half = t.process_count / 2;
   if (second) {
     std::latch columns_sized(1);
     std::future<void> helping = std::async(std::launch::async, [&] {
       resolve_message_ops(index, refs);
-      read_collective_ops(*second, index, refs);
+      resolve_collective_ops(index, refs);
       columns_sized.wait();
       fill_ops(*second, regions, index, half, t.process_count, out);
     });
@@ -392,12 +402,11 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
       helping.get();
     } catch (const Error&) {
       // Done again on this connection, which reports what is wrong with the file.
-      read_collective_ops(db, index, refs);
       fill_ops(db, regions, index, half, t.process_count, out);
     }
   } else {
     resolve_message_ops(index, refs);
-    read_collective_ops(db, index, refs);
+    resolve_collective_ops(index, refs);
     size_op_columns();
     fill_ops(db, regions, index, 0, t.process_count, out);
   }

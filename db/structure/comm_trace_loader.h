@@ -2,14 +2,13 @@
 // Loads the input of the structure analysis from a .weft run: the
 // communication events (core/structure/comm_trace.h), their messages and
 // collectives, through the whole-table scans of store/record_scan.h: the
-// message scan marks the events they refer to and keeps those references, and
-// the collective scan marks its members, while a first event scan marks the
-// communication calls; the ops are numbered from both
-// (structure/event_op_index.h); a second event scan writes each op's columns
-// into its slot while the kept references become ops and a second collective
-// scan reads the members as ops. With two threads, the message and collective
-// work runs on a second connection beside the event scans, and the second
-// event scan is shared between the two. At most 2^31 - 1 events.
+// message and collective scans mark the events they refer to and keep those
+// references, while a first event scan marks the communication calls; the ops
+// are numbered from both (structure/event_op_index.h); a second event scan
+// writes each op's columns into its slot while the kept references become
+// ops. With two threads, the message and collective scans run on a second
+// connection beside the first event scan, and the second event scan is
+// shared between the two. At most 2^31 - 1 events.
 //
 // Which events are operations: every MPI send, Isend, receive, Irecv and
 // collective call, plus every event a message or collective refers to (the
