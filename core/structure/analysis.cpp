@@ -56,16 +56,8 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
 
   // What is written back is kept of the input ops (compactly) before they
   // are coalesced in place: the analyzed trace reuses the input's memory.
-  std::vector<OpIndex> map;
-  if (options.isend_coalescing) {
-    map = isend_coalescing_map(input);
-  } else {
-    map.resize(static_cast<std::size_t>(input.op_count()));
-    for (OpIndex op = 0; op < input.op_count(); ++op) map[static_cast<std::size_t>(op)] = op;
-  }
-  r.input = InputOps(input, map);
-  report.coalesced_isends = coalesce_isends(input, map);
-  release_memory(map);
+  r.input = InputOps(input, isend_run_starts(input, options.isend_coalescing), options.threads);
+  report.coalesced_isends = coalesce_isends(input, r.input.starts());
   r.trace = std::move(input);
   const CommTrace& t = r.trace;
   report.analyzed_ops = t.op_count();

@@ -1,29 +1,34 @@
 #include "structure/input_ops.h"
 
+#include <future>
 #include <string>
+#include <utility>
 
 #include "common/error.h"
 
 namespace weft::structure {
 
-InputOps::InputOps(const CommTrace& input, const std::vector<OpIndex>& analyzed_of) {
+InputOps::InputOps(const CommTrace& input, RankBits starts, int threads) : starts_(std::move(starts)) {
   const auto n = static_cast<std::size_t>(input.op_count());
-  starts_ = RankBits(n);
-  process_starts_ = RankBits(n);
+  if (starts_.size() != n || (n > 0 && !starts_.test(0)))
+    throw Error("input op starts: " + std::to_string(starts_.size()) + " ops for " + std::to_string(n) +
+                ", or the first op starts none");
+  // The two parts write separate members, and each first-touches tens of MB
+  // at 16,384 processes: with two threads they are made side by side.
+  std::future<void> ids = std::async(threads > 1 ? std::launch::async : std::launch::deferred,
+                                     [&] { keep_event_ids_and_senders(input); });
+  keep_run_members(input);
+  ids.get();
+}
+
+void InputOps::keep_run_members(const CommTrace& input) {
+  const auto n = static_cast<std::size_t>(input.op_count());
   // An op is a member of a coalesced run when it shares its analyzed op with
   // a neighbour; for_each walks the same rule.
-  auto grouped = [&](std::size_t i) {
-    return (i > 0 && analyzed_of[i - 1] == analyzed_of[i]) || (i + 1 < n && analyzed_of[i + 1] == analyzed_of[i]);
-  };
+  auto grouped = [&](std::size_t i) { return !starts_.test(i) || (i + 1 < n && !starts_.test(i + 1)); };
   std::size_t members = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i == 0 || analyzed_of[i] != analyzed_of[i - 1]) starts_.set(i);
+  for (std::size_t i = 0; i < n; ++i)
     if (grouped(i)) ++members;
-  }
-  starts_.count_members();
-  for (ProcessIndex p = 0; p < input.process_count; ++p)
-    if (input.first_op(p) < input.end_op(p)) process_starts_.set(static_cast<std::size_t>(input.first_op(p)));
-
   member_start_.reserve(members);
   member_end_.reserve(members);
   for (std::size_t i = 0; i < n; ++i) {
@@ -31,7 +36,13 @@ InputOps::InputOps(const CommTrace& input, const std::vector<OpIndex>& analyzed_
     member_start_.push_back(input.start[i]);
     member_end_.push_back(input.end[i]);
   }
+}
 
+void InputOps::keep_event_ids_and_senders(const CommTrace& input) {
+  const auto n = static_cast<std::size_t>(input.op_count());
+  process_starts_ = RankBits(n);
+  for (ProcessIndex p = 0; p < input.process_count; ++p)
+    if (input.first_op(p) < input.end_op(p)) process_starts_.set(static_cast<std::size_t>(input.first_op(p)));
   if (!input.event_id.empty()) {
     event_base_.assign(static_cast<std::size_t>(input.process_count), 0);
     event_offset_.resize(n);

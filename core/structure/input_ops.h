@@ -38,11 +38,14 @@ struct InputOp {
 class InputOps {
  public:
   InputOps() = default;
-  // `analyzed_of`: per op of `input`, the analyzed op it became
-  // (non-decreasing; the analyzed op of a run of several input ops has their
-  // process and kind, as coalesce_isends makes it). Throws weft::Error when a
-  // process's event ids span 2^32 or more.
-  InputOps(const CommTrace& input, const std::vector<OpIndex>& analyzed_of);
+  // `starts`: the ops of `input` that start an analyzed op, members counted
+  // (input op i became analyzed op starts.rank(i + 1) - 1; the analyzed op of
+  // a run of several input ops has their process and kind, as coalesce_isends
+  // makes it). Throws weft::Error when a process's event ids span 2^32 or
+  // more. `threads`: 2 builds its two parts side by side.
+  InputOps(const CommTrace& input, RankBits starts, int threads = 1);
+  // Which input ops start an analyzed op (for coalesce_isends).
+  const RankBits& starts() const { return starts_; }
 
   std::int32_t count() const { return static_cast<std::int32_t>(starts_.size()); }
   OpIndex analyzed_op(OpIndex input_op) const { return starts_.rank(static_cast<std::size_t>(input_op) + 1) - 1; }
@@ -88,6 +91,8 @@ class InputOps {
   }
 
  private:
+  void keep_run_members(const CommTrace& input);            // member_start_, member_end_
+  void keep_event_ids_and_senders(const CommTrace& input);  // process_starts_, event ids, msg_send_op_
   bool starts_new(OpIndex i) const { return starts_.test(static_cast<std::size_t>(i)); }
   bool process_starts_at(OpIndex i) const { return process_starts_.test(static_cast<std::size_t>(i)); }
 

@@ -7,12 +7,13 @@
 namespace weft::structure {
 namespace {
 
-OpIndex remap(const std::vector<OpIndex>& map, OpIndex op) {
-  return op == kNoOp ? kNoOp : map[static_cast<std::size_t>(op)];
+// The coalesced op of input op `op` (kNoOp stays kNoOp).
+OpIndex remap(const RankBits& starts, OpIndex op) {
+  return op == kNoOp ? kNoOp : starts.rank(static_cast<std::size_t>(op) + 1) - 1;
 }
 
-void remap_all(const std::vector<OpIndex>& map, std::vector<OpIndex>& ops) {
-  for (OpIndex& op : ops) op = remap(map, op);
+void remap_all(const RankBits& starts, std::vector<OpIndex>& ops) {
+  for (OpIndex& op : ops) op = remap(starts, op);
 }
 
 // Whether `op` continues a run of Isends begun by the op before it.
@@ -24,45 +25,45 @@ bool extends_isend_run(const CommTrace& in, OpIndex op) {
 
 }  // namespace
 
-std::vector<OpIndex> isend_coalescing_map(const CommTrace& in) {
-  std::vector<OpIndex> map(static_cast<std::size_t>(in.op_count()));
-  OpIndex last = -1;
-  for (OpIndex op = 0; op < in.op_count(); ++op) {
-    if (!extends_isend_run(in, op)) ++last;
-    map[static_cast<std::size_t>(op)] = last;
-  }
-  return map;
+RankBits isend_run_starts(const CommTrace& in, bool coalesce) {
+  const auto n = static_cast<std::size_t>(in.op_count());
+  RankBits starts(n);
+  for (OpIndex op = 0; op < in.op_count(); ++op)
+    if (!coalesce || !extends_isend_run(in, op)) starts.set(static_cast<std::size_t>(op));
+  starts.count_members();
+  return starts;
 }
 
-std::int32_t coalesce_isends(CommTrace& t, const std::vector<OpIndex>& map) {
+std::int32_t coalesce_isends(CommTrace& t, const RankBits& starts) {
   const std::int32_t ops = t.op_count();
   release_memory(t.event_id);
-  // Op i moves to map[i] <= i, so walking up writes only slots already read.
+  // Op i moves to slot o <= i, so walking up writes only slots already read.
+  std::size_t o = 0;
   for (OpIndex op = 0; op < ops; ++op) {
     auto i = static_cast<std::size_t>(op);
-    auto o = static_cast<std::size_t>(map[i]);
-    if (op > 0 && map[i] == map[i - 1]) {
+    if (!starts.test(i)) {  // continues the run in slot o
       t.end[o] = std::max(t.end[o], t.end[i]);
       continue;
     }
+    o = static_cast<std::size_t>(starts.rank(i));
     t.process[o] = t.process[i];
     t.start[o] = t.start[i];
     t.end[o] = t.end[i];
     t.kind[o] = t.kind[i];
     if (!t.segment.empty()) t.segment[o] = t.segment[i];
   }
-  const auto n = static_cast<std::size_t>(ops > 0 ? map.back() + 1 : 0);
+  const auto n = static_cast<std::size_t>(starts.members());
   shrink_in_place(t.process, n);
   shrink_in_place(t.start, n);
   shrink_in_place(t.end, n);
   shrink_in_place(t.kind, n);
   shrink_in_place(t.segment, n);
   index_processes(t);
-  remap_all(map, t.msg_send_op);
-  remap_all(map, t.msg_recv_op);
-  remap_all(map, t.msg_post_op);
-  remap_all(map, t.msg_send_done_op);
-  remap_all(map, t.coll_members);
+  remap_all(starts, t.msg_send_op);
+  remap_all(starts, t.msg_recv_op);
+  remap_all(starts, t.msg_post_op);
+  remap_all(starts, t.msg_send_done_op);
+  remap_all(starts, t.coll_members);
   return ops - static_cast<std::int32_t>(n);
 }
 

@@ -6,22 +6,23 @@
 // between them on the process.
 //
 // Two steps, so that the caller can keep what it needs of the input ops
-// (input_ops.h) before they are overwritten: the map from input ops to
-// coalesced ops, then the trace coalesced in place (no second copy of its
-// columns at any time).
+// (input_ops.h) before they are overwritten: which input ops start a
+// coalesced op, then the trace coalesced in place (no second copy of its
+// columns at any time). Input op i becomes coalesced op starts.rank(i + 1) - 1.
 #include <cstdint>
-#include <vector>
 
 #include "structure/comm_trace.h"
+#include "structure/rank_bits.h"
 
 namespace weft::structure {
 
-// For each op of `trace`, the op of the coalesced trace it becomes
-// (non-decreasing: a run is consecutive ops).
-std::vector<OpIndex> isend_coalescing_map(const CommTrace& trace);
+// The ops of `trace` that start an op of the coalesced trace: every op but
+// those that continue a run of Isends (all of them when `coalesce` is false).
+// Members are counted (rank works).
+RankBits isend_run_starts(const CommTrace& trace, bool coalesce);
 
-// Coalesces `trace` in place through `map` (from isend_coalescing_map); its
-// event ids are dropped. Returns the number of ops folded into an earlier one.
-std::int32_t coalesce_isends(CommTrace& trace, const std::vector<OpIndex>& map);
+// Coalesces `trace` in place by `starts` (from isend_run_starts); its event
+// ids are dropped. Returns the number of ops folded into an earlier one.
+std::int32_t coalesce_isends(CommTrace& trace, const RankBits& starts);
 
 }  // namespace weft::structure
