@@ -1,6 +1,7 @@
 #include "store/record_scan.h"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "store/block_codec.h"
@@ -52,13 +53,25 @@ void scan_events_of_processes(Database& db, ProcessIndex first, ProcessIndex end
                            [&db](auto blob, std::int64_t process, auto& out) { decode_events(db, blob, process, out); });
 }
 
-std::int64_t count_collective_members(Database& db) {
-  return db.query_int("SELECT COALESCE(sum(count), 0) FROM collective_member_blocks");
+namespace {
+
+// The blocks' record counts summed, but no more than their bytes can hold and
+// no less than 0 (a damaged count must not size an allocation). length() of a blob reads only
+// its row's header, not its pages.
+std::int64_t counted_records(Database& db, const char* table, std::size_t min_record_bytes) {
+  Statement s = db.prepare(std::string("SELECT COALESCE(sum(count), 0), COALESCE(sum(length(data)), 0) FROM ") + table);
+  if (!s.step()) return 0;
+  const std::int64_t fit = s.column_int(1) / static_cast<std::int64_t>(min_record_bytes);
+  return std::clamp<std::int64_t>(s.column_int(0), 0, std::max<std::int64_t>(fit, 0));
 }
 
-std::int64_t count_messages(Database& db) {
-  return db.query_int("SELECT COALESCE(sum(count), 0) FROM message_blocks");
+}  // namespace
+
+std::int64_t count_collective_members(Database& db) {
+  return counted_records(db, "collective_member_blocks", kMinMemberBytes);
 }
+
+std::int64_t count_messages(Database& db) { return counted_records(db, "message_blocks", kMinMessageBytes); }
 
 void scan_events_by_process(
     Database& db, const std::function<void(ProcessIndex, std::span<const EventRecord>)>& sink) {

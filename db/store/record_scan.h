@@ -30,10 +30,11 @@ void scan_events_of_processes(Database& db, ProcessIndex first, ProcessIndex end
 void scan_events_by_process(
     Database& db, const std::function<void(ProcessIndex, std::span<const EventRecord>)>& sink);
 void scan_messages(Database& db, const RowSink<MessageRecord>& sink);
-// How many messages scan_messages will give, from the block headers alone.
+// How many messages scan_messages will give, from the block headers (at most
+// what the blocks' bytes can hold, should a count be damaged).
 std::int64_t count_messages(Database& db);
 void scan_collective_members(Database& db, const RowSink<StoredCollectiveMember>& sink);
-// How many members scan_collective_members will give, from the block headers alone.
+// How many members scan_collective_members will give, likewise.
 std::int64_t count_collective_members(Database& db);
 // Unlike the scans above, in event id order (blocks through
 // comm_event_blocks_by_process; a process's blocks hold disjoint id ranges).

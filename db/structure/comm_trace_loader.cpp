@@ -114,7 +114,8 @@ ReferencedOps mark_references(Database& db, EventOpIndex& index) {
   ReferencedOps out;
   CommTrace& t = out.trace;
   const std::int64_t messages = count_messages(db);
-  if (messages < 0 || messages > INT32_MAX) throw Error(db.path(), "bad message count " + std::to_string(messages));
+  if (messages > INT32_MAX)
+    throw Error(db.path(), std::to_string(messages) + " messages: the structure analysis reads at most 2^31 - 1");
   for (std::vector<OpIndex>* column : {&t.msg_send_op, &t.msg_recv_op, &t.msg_post_op, &t.msg_send_done_op})
     column->reserve(static_cast<std::size_t>(messages));
   out.message_id.reserve(static_cast<std::size_t>(messages));
@@ -132,8 +133,8 @@ ReferencedOps mark_references(Database& db, EventOpIndex& index) {
     }
   });
   const std::int64_t members = count_collective_members(db);
-  if (members < 0 || members > INT32_MAX)
-    throw Error(db.path(), "bad collective member count " + std::to_string(members));
+  if (members > INT32_MAX)
+    throw Error(db.path(), std::to_string(members) + " collective members: the structure analysis reads at most 2^31 - 1");
   out.members.reserve(static_cast<std::size_t>(members));
   scan_collective_members(db, [&](std::span<const StoredCollectiveMember> batch) {
     for (const StoredCollectiveMember& m : batch) {
