@@ -121,9 +121,11 @@ StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLod
   StepGrid by_processes = std::move(grid);
   for (int p = l.min_plevel; p <= l.max_plevel; ++p) {
     if (p > l.min_plevel) by_processes = coarser(by_processes, true);
-    StepGrid level = by_processes;
-    for (int s = l.min_slevel; s <= l.max_slevel; ++s) {
-      if (s > l.min_slevel) level = coarser(level, false);
+    compress_tiles(p, l.min_slevel, by_processes.blocks, by_processes.bins, kStepLodCellBytes, by_processes.bytes(),
+                   lod.tiles);
+    StepGrid level;  // coarser in steps, from by_processes without a copy of it
+    for (int s = l.min_slevel + 1; s <= l.max_slevel; ++s) {
+      level = coarser(s == l.min_slevel + 1 ? by_processes : level, false);
       compress_tiles(p, s, level.blocks, level.bins, kStepLodCellBytes, level.bytes(), lod.tiles);
     }
   }
