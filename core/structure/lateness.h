@@ -32,6 +32,10 @@ struct OpMetrics {
 class LatenessMetrics {
  public:
   LatenessMetrics() = default;
+  // Per op of `trace`: its partition (`parts`), its raw slot on the global
+  // step axis, the messages it completes (`received`) and its collective
+  // (`collective_of`, kept); per partition its width and offset in raw slots.
+  // Keeps pointers to all but the last: they must outlive the metrics.
   LatenessMetrics(const CommTrace& trace, const Partitioning& parts,
                   const std::vector<std::int32_t>& global_raw_step,
                   const std::vector<std::int32_t>& partition_width,
