@@ -33,31 +33,31 @@ void scan_blocks(Database& db, const char* sql, const RowSink<Row>& sink, Decode
   scan_blocks(stmt, sink, decode);
 }
 
-void decode_events(Database& db, std::span<const std::uint8_t> blob, std::int64_t process,
-                   std::vector<EventRecord>& out) {
-  decode_event_block(blob, static_cast<ProcessIndex>(process), out, db.path());
+// Decodes event blocks for scan_blocks, naming db's file in errors.
+auto event_decoder(Database& db) {
+  return [&db](std::span<const std::uint8_t> blob, std::int64_t process, std::vector<EventRecord>& out) {
+    decode_event_block(blob, static_cast<ProcessIndex>(process), out, db.path());
+  };
 }
 
 }  // namespace
 
 void scan_events(Database& db, const RowSink<EventRecord>& sink) {
-  scan_blocks<EventRecord>(db, "SELECT process, data FROM event_blocks", sink,
-                           [&db](auto blob, std::int64_t process, auto& out) { decode_events(db, blob, process, out); });
+  scan_blocks<EventRecord>(db, "SELECT process, data FROM event_blocks", sink, event_decoder(db));
 }
 
 void scan_events_of_processes(Database& db, ProcessIndex first, ProcessIndex end, const RowSink<EventRecord>& sink) {
   Statement stmt = db.prepare("SELECT process, data FROM event_blocks WHERE process >= ? AND process < ?");
   stmt.bind(1, static_cast<std::int64_t>(first));
   stmt.bind(2, static_cast<std::int64_t>(end));
-  scan_blocks<EventRecord>(stmt, sink,
-                           [&db](auto blob, std::int64_t process, auto& out) { decode_events(db, blob, process, out); });
+  scan_blocks<EventRecord>(stmt, sink, event_decoder(db));
 }
 
 namespace {
 
 // The blocks' record counts summed, but no more than their bytes can hold and
-// no less than 0 (a damaged count must not size an allocation). length() of a blob reads only
-// its row's header, not its pages.
+// no less than 0 (a damaged count must not size an allocation). length() of
+// a blob reads only its row's header, not its pages.
 std::int64_t counted_records(Database& db, const char* table, std::size_t min_record_bytes) {
   Statement s = db.prepare(std::string("SELECT COALESCE(sum(count), 0), COALESCE(sum(length(data)), 0) FROM ") + table);
   if (!s.step()) return 0;

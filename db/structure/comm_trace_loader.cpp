@@ -88,6 +88,14 @@ std::optional<OpKind> op_kind_of_event(const EventRecord& e, const RegionKinds& 
   return OpKind::Wait;
 }
 
+// Event ids are kept in 32-bit op columns until the ops are numbered, and
+// messages and collective members are indexed by 32-bit ints: a count past
+// that is refused, naming the file.
+void require_int32_count(const Database& db, std::int64_t count, const char* what) {
+  if (count > INT32_MAX)
+    throw Error(db.path(), std::to_string(count) + " " + what + ": the structure analysis reads at most 2^31 - 1");
+}
+
 // The messages' and collective members' references as ops: the message and
 // collective columns of a CommTrace and the store ids.
 struct ReferencedOps {
@@ -114,8 +122,7 @@ ReferencedOps mark_references(Database& db, EventOpIndex& index) {
   ReferencedOps out;
   CommTrace& t = out.trace;
   const std::int64_t messages = count_messages(db);
-  if (messages > INT32_MAX)
-    throw Error(db.path(), std::to_string(messages) + " messages: the structure analysis reads at most 2^31 - 1");
+  require_int32_count(db, messages, "messages");
   for (std::vector<OpIndex>* column : {&t.msg_send_op, &t.msg_recv_op, &t.msg_post_op, &t.msg_send_done_op})
     column->reserve(static_cast<std::size_t>(messages));
   out.message_id.reserve(static_cast<std::size_t>(messages));
@@ -133,8 +140,7 @@ ReferencedOps mark_references(Database& db, EventOpIndex& index) {
     }
   });
   const std::int64_t members = count_collective_members(db);
-  if (members > INT32_MAX)
-    throw Error(db.path(), std::to_string(members) + " collective members: the structure analysis reads at most 2^31 - 1");
+  require_int32_count(db, members, "collective members");
   out.members.reserve(static_cast<std::size_t>(members));
   scan_collective_members(db, [&](std::span<const StoredCollectiveMember> batch) {
     for (const StoredCollectiveMember& m : batch) {
@@ -340,10 +346,7 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   t.process_count = static_cast<std::int32_t>(processes);
   const std::int64_t events = db.query_int("SELECT COALESCE(sum(event_count), 0) FROM processes");
   if (events < 0) throw Error(db.path(), "bad event count " + std::to_string(events));
-  // The messages' event references are kept in the 32-bit op columns until
-  // the ops are numbered (mark_references).
-  if (events > INT32_MAX)
-    throw Error(db.path(), std::to_string(events) + " events: the structure analysis reads at most 2^31 - 1");
+  require_int32_count(db, events, "events");
 
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
   // The messages and collective members are read on a second connection and
