@@ -1,6 +1,5 @@
 #include "store/sqlite.h"
 
-#include <malloc.h>
 
 #include <utility>
 
@@ -78,9 +77,6 @@ std::int64_t Database::query_int(std::string_view sql, std::int64_t fallback) {
 
 void Database::release_cache_memory() {
   sqlite3_db_release_memory(db_);
-  // The cache's pages are individual heap blocks below the mmap threshold:
-  // free() keeps them in the heap; malloc_trim returns every whole free page.
-  malloc_trim(0);
 }
 
 int Database::user_version() { return static_cast<int>(query_int("PRAGMA user_version")); }

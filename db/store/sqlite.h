@@ -41,9 +41,11 @@ class Database {
   // Convenience for "SELECT <one integer>": returns fallback when there is no row.
   std::int64_t query_int(std::string_view sql, std::int64_t fallback = 0);
 
-  // Drops the clean pages of this connection's page cache and hands the freed
-  // heap back to the system, for a pass that has read what it needs and
-  // goes on to allocate its own arrays (the structure analysis after loading).
+  // Drops the clean pages of this connection's page cache into the heap, for
+  // a pass that has read what it needs and goes on to allocate its own arrays
+  // (the structure analysis after loading): they reuse those pages, already
+  // resident, where pages handed back to the kernel would be faulted in and
+  // zeroed again (app/malloc_tuning.h).
   void release_cache_memory();
 
   int user_version();
