@@ -87,10 +87,17 @@ class Reader {
   Reader(std::span<const std::uint8_t> blob, const std::string& what)
       : at_(blob.data()), end_(blob.data() + blob.size()), what_(what) {}
 
+  // Most fields are one byte: that test is inlined into the decoders, the
+  // rest is a call (inlined whole, the decoders were not, and each field
+  // was a call).
   std::uint64_t varint() {
-    // Most fields are one byte; and with ten bytes left no byte can be past
-    // the end. Both paths accept and refuse exactly what the checked loop does.
-    if (at_ != end_ && *at_ < 0x80) return *at_++;
+    if (at_ != end_ && *at_ < 0x80) [[likely]]
+      return *at_++;
+    return longer_varint();
+  }
+  // With ten bytes left no byte can be past the end. Both paths accept and
+  // refuse exactly what the checked loop does.
+  [[gnu::noinline]] std::uint64_t longer_varint() {
     if (end_ - at_ >= 10) {
       std::uint64_t v = 0;
       for (int shift = 0; shift < 63; shift += 7) {
