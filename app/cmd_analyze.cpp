@@ -48,7 +48,7 @@ void run_analyze(const AnalyzeArgs& args) {
   }
   db::AnalysisSettings settings = args.settings;
   settings.threads = args.resources.threads;
-  tune_malloc_for_analysis();
+  tune_malloc_for_analysis(db);
   structure::AnalysisReport report = db::analyze_run(db, settings);
   // The slider's graph and the level of detail depend on the events only:
   // the ones written at import stay right.
