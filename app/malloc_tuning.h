@@ -12,7 +12,7 @@
 //   (Database::release_cache_memory) become the op columns: 35% fewer page
 //   faults and ~10% less CPU and wall time at 1,024 to 65,536 processes.
 //   The cost is the heap's fragmentation: freed blocks stay resident until
-//   reused, ~1 MB at 16,384 and 65,536 processes (the growth of the
+//   reused, up to ~4 MB at 16,384 and 65,536 processes (the growth of the
 //   message-step buffer, which left ~10 MB of holes, is now sized once).
 // - The heap the analysis will need is reserved up front and advised
 //   MADV_HUGEPAGE (reserve_huge_page_heap): a block allocated and freed at
