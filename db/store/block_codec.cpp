@@ -87,9 +87,9 @@ class Reader {
   Reader(std::span<const std::uint8_t> blob, const std::string& what)
       : at_(blob.data()), end_(blob.data() + blob.size()), what_(what) {}
 
-  // Most fields are one byte: that test is inlined into the decoders, the
-  // rest is a call (inlined whole, the decoders were not, and each field
-  // was a call).
+  // Most fields are one byte: that test is inlined into the decoders and
+  // the rest is a call. Whole, varint was too large to inline, so every
+  // field cost a call.
   std::uint64_t varint() {
     if (at_ != end_ && *at_ < 0x80) [[likely]]
       return *at_++;
