@@ -48,8 +48,11 @@ void run_analyze(const AnalyzeArgs& args) {
   }
   db::AnalysisSettings settings = args.settings;
   settings.threads = args.resources.threads;
-  tune_malloc_for_analysis(db);
-  structure::AnalysisReport report = db::analyze_run(db, settings);
+  structure::AnalysisReport report;
+  {
+    const AnalysisMalloc analysis_malloc(db);
+    report = db::analyze_run(db, settings);
+  }
   // The slider's graph and the level of detail depend on the events only:
   // the ones written at import stay right.
   if (!db::has_view_summaries(db)) db::write_view_summaries(db);

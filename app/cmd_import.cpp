@@ -62,7 +62,7 @@ void run_import(const ImportArgs& args) {
       bar.update(1.0, "analyzing structure");
       db::AnalysisSettings settings = args.analysis;
       settings.threads = std::min(args.resources.threads, 2);
-      tune_malloc_for_analysis(db);  // the import's workers are done
+      share_one_malloc_arena();  // the import's workers are done
       report = db::analyze_run(db, settings);
       db::write_view_summaries(db);
     };

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <utility>
 #include <climits>
 #include <cstdint>
 #include <cstdlib>  // defines __GLIBC__ under glibc
@@ -14,6 +15,15 @@
 namespace weft::app {
 namespace {
 
+// After the analysis: glibc's default mmap count (malloc/malloc.c:
+// DEFAULT_MMAP_MAX), and the mmap and trim thresholds where its dynamic rule
+// leaves them once a phase has freed arrays of 32 MiB or more (the largest
+// mmap threshold it sets, and twice that), as they were after an analysis
+// with glibc's own settings.
+constexpr int kGlibcMmapMax = 65536;
+constexpr int kMmapThreshold = 32 << 20;
+constexpr int kTrimThreshold = 2 * kMmapThreshold;
+
 // What the analysis of `events` events may take: its target, 64 bytes per
 // communication event (there are fewer of those than events), and room for
 // the SQLite cache, the view tables and the process's fixed part. Address
@@ -24,27 +34,55 @@ std::size_t analysis_heap_bytes(std::int64_t events) {
   return static_cast<std::size_t>(std::clamp<std::int64_t>(events, 0, most / kBytesPerEvent) * kBytesPerEvent + kFixed);
 }
 
-void reserve_huge_page_heap(std::size_t bytes) {
-  if (std::getenv("WEFT_NO_HUGEPAGE")) return;
+// Returns the advised range, empty when nothing was advised.
+std::pair<std::uintptr_t, std::uintptr_t> reserve_huge_page_heap(std::size_t bytes) {
+  if (std::getenv("WEFT_NO_HUGEPAGE")) return {};
   void* block = std::malloc(bytes);
-  if (!block) return;  // no room: the analysis runs in 4 KiB pages
+  if (!block) return {};  // no room: the analysis runs in 4 KiB pages
   constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
   const auto begin = (reinterpret_cast<std::uintptr_t>(block) + kHugePage - 1) & ~(kHugePage - 1);
   const auto end = (reinterpret_cast<std::uintptr_t>(block) + bytes) & ~(kHugePage - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // advice only
   std::free(block);  // back to the top of the heap, which is never trimmed
+  if (end <= begin) return {};
+  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // advice only
+  return {begin, end};
 }
 
 }  // namespace
 
-void tune_malloc_for_analysis(db::Database& run) {
+void share_one_malloc_arena() {
 #if defined(__GLIBC__)
   mallopt(M_ARENA_MAX, 1);
+#endif
+}
+
+AnalysisMalloc::AnalysisMalloc(db::Database& run) {
+#if defined(__GLIBC__)
+  // What earlier stages freed (an import's decode workers, in arenas of their
+  // own, and its page cache) goes back to the kernel first: from here on the
+  // heap is not trimmed, and the analysis allocates in the main arena only.
+  run.release_cache_memory();
+  malloc_trim(0);
+  share_one_malloc_arena();
   mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, INT_MAX);
-  reserve_huge_page_heap(analysis_heap_bytes(run.query_int("SELECT COALESCE(sum(event_count), 0) FROM processes")));
+  advised_ = reserve_huge_page_heap(analysis_heap_bytes(run.query_int("SELECT COALESCE(sum(event_count), 0) FROM processes")));
 #else
   (void)run;
+#endif
+}
+
+AnalysisMalloc::~AnalysisMalloc() {
+#if defined(__GLIBC__)
+  // Small blocks allocated later (the summaries') would each make a whole
+  // 2 MiB page resident in the advised range: up to 17 MB more at 4,096
+  // processes. (app/huge_page_new.cpp still advises blocks of 4 MiB or more.)
+  if (advised_.second > advised_.first)
+    madvise(reinterpret_cast<void*>(advised_.first), advised_.second - advised_.first, MADV_NOHUGEPAGE);
+  mallopt(M_MMAP_MAX, kGlibcMmapMax);
+  mallopt(M_MMAP_THRESHOLD, kMmapThreshold);
+  mallopt(M_TRIM_THRESHOLD, kTrimThreshold);
+  malloc_trim(0);
 #endif
 }
 

@@ -30,13 +30,38 @@
 //   fresh pages instead of reusing them, and the analysis' peak memory rose by
 //   13 MB at 16,384 processes (4 bytes per communication event).
 //
-// Called by the commands before they analyze a run; not before the import's
-// decode workers, which allocate at the same time and gain from arenas of
-// their own. No-op without glibc. WEFT_NO_HUGEPAGE=1 leaves out the advice.
+// `weft analyze` holds an AnalysisMalloc around the analysis of a run, and
+// only there: not around the viewer's summaries it may write next (a run
+// imported with --no-analyze), which now peak with glibc's settings back
+// (8 MB below the build before at 4,096 processes). `weft import` only shares
+// one arena (share_one_malloc_arena) once its decode workers are done: after
+// an import the heap settings above raised the peak of the summaries written
+// next by 12-17 MB at 4,096 processes (not understood yet; the analysis
+// itself was faster), so the import keeps glibc's. No-op without glibc.
+// WEFT_NO_HUGEPAGE=1 leaves out the advice.
+#include <cstdint>
+#include <utility>
+
 #include "store/sqlite.h"
 
 namespace weft::app {
 
-void tune_malloc_for_analysis(db::Database& run);
+// The single arena of the last point above.
+void share_one_malloc_arena();
+
+class AnalysisMalloc {
+ public:
+  // Trims what earlier stages freed, then applies the three settings above
+  // and reserves the heap for the analysis of `run`.
+  explicit AnalysisMalloc(db::Database& run);
+  // Back to glibc's defaults for mmap and trimming, the freed heap trimmed
+  // (the single arena stays).
+  ~AnalysisMalloc();
+  AnalysisMalloc(const AnalysisMalloc&) = delete;
+  AnalysisMalloc& operator=(const AnalysisMalloc&) = delete;
+
+ private:
+  std::pair<std::uintptr_t, std::uintptr_t> advised_;  // the range advised MADV_HUGEPAGE
+};
 
 }  // namespace weft::app
