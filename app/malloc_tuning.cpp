@@ -58,9 +58,9 @@ void share_one_malloc_arena() {
 
 AnalysisMalloc::AnalysisMalloc(db::Database& run) {
 #if defined(__GLIBC__)
-  // What earlier stages freed (an import's decode workers, in arenas of their
-  // own, and its page cache) goes back to the kernel first: from here on the
-  // heap is not trimmed, and the analysis allocates in the main arena only.
+  // What earlier stages freed (the page cache, which the analysis sizes
+  // itself) goes back to the kernel first: from here on the heap is not
+  // trimmed, and the analysis allocates in the main arena only.
   run.release_cache_memory();
   malloc_trim(0);
   share_one_malloc_arena();
@@ -74,9 +74,9 @@ AnalysisMalloc::AnalysisMalloc(db::Database& run) {
 
 AnalysisMalloc::~AnalysisMalloc() {
 #if defined(__GLIBC__)
-  // Small blocks allocated later (the summaries') would each make a whole
-  // 2 MiB page resident in the advised range: up to 17 MB more at 4,096
-  // processes. (app/huge_page_new.cpp still advises blocks of 4 MiB or more.)
+  // Blocks allocated later (the summaries') are not made resident 2 MiB at a
+  // time (app/huge_page_new.cpp still advises those of 4 MiB or more), and
+  // the freed heap goes back to the kernel.
   if (advised_.second > advised_.first)
     madvise(reinterpret_cast<void*>(advised_.first), advised_.second - advised_.first, MADV_NOHUGEPAGE);
   mallopt(M_MMAP_MAX, kGlibcMmapMax);
