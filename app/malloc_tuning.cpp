@@ -1,6 +1,7 @@
 #include "app/malloc_tuning.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <utility>
@@ -11,6 +12,8 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+
+#include "store/block_codec.h"
 
 namespace weft::app {
 namespace {
@@ -24,14 +27,22 @@ constexpr int kGlibcMmapMax = 65536;
 constexpr int kMmapThreshold = 32 << 20;
 constexpr int kTrimThreshold = 2 * kMmapThreshold;
 
-// What the analysis of `events` events may take: its target, 64 bytes per
+// What the analysis of `run` may take: its target, 64 bytes per
 // communication event (there are fewer of those than events), and room for
 // the SQLite cache, the view tables and the process's fixed part. Address
-// space only: what is not touched is not resident.
-std::size_t analysis_heap_bytes(std::int64_t events) {
+// space only: what is not touched is not resident. The stored event count is
+// bounded by what the file can hold (a damaged count must not size an
+// allocation: AddressSanitizer aborted on a hostile store's 2^40), and the
+// whole by half the physical memory.
+std::size_t analysis_heap_bytes(db::Database& run) {
   constexpr std::int64_t kBytesPerEvent = 64, kFixed = std::int64_t{64} << 20;
-  const std::int64_t most = std::int64_t{1} << 40;  // a damaged count sizes nothing absurd
-  return static_cast<std::size_t>(std::clamp<std::int64_t>(events, 0, most / kBytesPerEvent) * kBytesPerEvent + kFixed);
+  const std::int64_t file_bytes = run.query_int("PRAGMA page_count") * run.query_int("PRAGMA page_size");
+  const std::int64_t events = std::clamp<std::int64_t>(
+      run.query_int("SELECT COALESCE(sum(event_count), 0) FROM processes"), 0,
+      std::max<std::int64_t>(file_bytes, 0) / static_cast<std::int64_t>(db::kMinEventBytes));
+  const std::int64_t half_memory =
+      static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::int64_t>(sysconf(_SC_PAGE_SIZE)) / 2;
+  return static_cast<std::size_t>(std::min(events * kBytesPerEvent + kFixed, std::max<std::int64_t>(half_memory, kFixed)));
 }
 
 // Returns the advised range, empty when nothing was advised.
@@ -66,7 +77,7 @@ AnalysisMalloc::AnalysisMalloc(db::Database& run) {
   share_one_malloc_arena();
   mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, INT_MAX);
-  advised_ = reserve_huge_page_heap(analysis_heap_bytes(run.query_int("SELECT COALESCE(sum(event_count), 0) FROM processes")));
+  advised_ = reserve_huge_page_heap(analysis_heap_bytes(run));
 #else
   (void)run;
 #endif
