@@ -328,14 +328,21 @@ TEST(BlockCodec, VarintsDecodeTheSameNearTheEndOfABlob) {
     decode_message_step_block(blob_with(varint, padding_records), 7, out);
     return out.at(0).message;
   };
+  auto unzigzag = [](std::uint64_t z) { return static_cast<std::int64_t>((z >> 1) ^ (~(z & 1) + 1)); };
   for (int length = 1; length <= 10; ++length) {
     // The value 2^(7 (length - 1)): 0x80 continuation bytes, then its top byte.
     std::vector<std::uint8_t> varint(static_cast<std::size_t>(length - 1), 0x80);
     varint.push_back(0x01);
     const std::uint64_t z = std::uint64_t{1} << (7 * (length - 1));
-    const auto expected = static_cast<std::int64_t>((z >> 1) ^ (~(z & 1) + 1));  // unzigzag
-    EXPECT_EQ(decoded_message(varint, 0), expected) << length << " bytes, near the end";
-    EXPECT_EQ(decoded_message(varint, 2), expected) << length << " bytes, far from the end";
+    // Every payload bit set: 0xff continuation bytes, then 0x7f (0x01 as a tenth byte).
+    std::vector<std::uint8_t> ones(static_cast<std::size_t>(length - 1), 0xff);
+    ones.push_back(length == 10 ? 0x01 : 0x7f);
+    const std::uint64_t all = length == 10 ? ~std::uint64_t{0} : (std::uint64_t{1} << (7 * length)) - 1;
+    // 0, 5 and 10 bytes of padding records after it.
+    for (int padding : {0, 1, 2}) {
+      EXPECT_EQ(decoded_message(varint, padding), unzigzag(z)) << length << " bytes, padding " << padding;
+      EXPECT_EQ(decoded_message(ones, padding), unzigzag(all)) << length << " bytes of ones, padding " << padding;
+    }
   }
   for (int padding : {0, 2}) {
     std::vector<std::uint8_t> tenth_too_big(9, 0x80);

@@ -70,15 +70,29 @@ std::size_t largest_message_step_blob(Database& db) {
 
 MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t candidates,
                                             const MessageLineSource& line_of, std::size_t max_blob) {
+  MessageLine line{};
+  return build_message_step_blocks(
+      path, candidates,
+      [&](std::size_t i, std::int32_t& send_step) {
+        if (!line_of(i, line)) return false;
+        send_step = line.send_step;
+        return true;
+      },
+      line_of, max_blob);
+}
+
+MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t candidates,
+                                            const MessageSendStepSource& send_step_of,
+                                            const MessageLineSource& line_of, std::size_t max_blob) {
   if (candidates > UINT32_MAX) throw Error(path, "more than 2^32 message lines");
   // Counting sort of the candidates by send step: lines per step, then each
   // step's candidates in place.
-  MessageLine line{};
+  std::int32_t send_step = 0;
   std::vector<std::size_t> step_first;  // CSR over send steps, once counted
   for (std::size_t i = 0; i < candidates; ++i) {
-    if (!line_of(i, line)) continue;
-    if (line.send_step < 0) throw Error(path, "message line with a negative send step");
-    const auto step = static_cast<std::size_t>(line.send_step);
+    if (!send_step_of(i, send_step)) continue;
+    if (send_step < 0) throw Error(path, "message line with a negative send step");
+    const auto step = static_cast<std::size_t>(send_step);
     if (step + 2 > step_first.size()) step_first.resize(step + 2, 0);
     ++step_first[step + 1];
   }
@@ -87,8 +101,9 @@ MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t
   {
     std::vector<std::size_t> fill(step_first);
     for (std::size_t i = 0; i < candidates; ++i)
-      if (line_of(i, line)) order[fill[static_cast<std::size_t>(line.send_step)]++] = static_cast<std::uint32_t>(i);
+      if (send_step_of(i, send_step)) order[fill[static_cast<std::size_t>(send_step)]++] = static_cast<std::uint32_t>(i);
   }
+  MessageLine line{};
 
   MessageStepBlocks out;
   // Sized once for the busiest step: grown line by line, it left its smaller
@@ -107,9 +122,13 @@ MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t
       step_lines.push_back({line.message, line.src, line.dst, line.send_step, line.recv_step});
       out.max_span = std::max<std::int64_t>(out.max_span, std::int64_t{line.recv_step} - line.send_step);
     }
-    std::sort(step_lines.begin(), step_lines.end(), [](const MessageStepRecord& a, const MessageStepRecord& b) {
+    // Candidates numbered in sender and message order (an analysis' messages)
+    // are in order already: checked in one pass instead of sorted again.
+    const auto by_sender = [](const MessageStepRecord& a, const MessageStepRecord& b) {
       return a.src != b.src ? a.src < b.src : a.message < b.message;
-    });
+    };
+    if (!std::is_sorted(step_lines.begin(), step_lines.end(), by_sender))
+      std::sort(step_lines.begin(), step_lines.end(), by_sender);
     const std::span<const MessageStepRecord> all(step_lines);
     std::int64_t seq = 0;
     for (std::size_t at = 0; at < all.size(); at += kMessageStepsPerBlock)

@@ -34,6 +34,9 @@ struct MessageLine {
 // message). Called a few times per candidate, so that the lines are never all
 // held at once: a run's messages can number in the hundreds of millions.
 using MessageLineSource = std::function<bool(std::size_t i, MessageLine& line)>;
+// Candidate i's send step alone, where a source has it for less than the whole
+// line: the same answer and the same send step as its MessageLineSource.
+using MessageSendStepSource = std::function<bool(std::size_t i, std::int32_t& send_step)>;
 
 // Message lines encoded as blocks, ready to insert: built without the
 // database, so that an analysis can build them on a second thread.
@@ -56,6 +59,11 @@ std::size_t largest_message_step_blob(Database& db);
 // (about 5 bytes a line). Throws weft::Error naming `path` on a negative send
 // step or more than 2^32 candidates.
 MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t candidates,
+                                            const MessageLineSource& line_of, std::size_t max_blob);
+// The same, with the send steps that order the lines from `send_step_of`:
+// line_of is then called once per candidate with a line.
+MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t candidates,
+                                            const MessageSendStepSource& send_step_of,
                                             const MessageLineSource& line_of, std::size_t max_blob);
 // (Re)creates message_step_blocks inside the caller's transaction and inserts the blocks.
 void write_message_step_blocks(Database& db, const MessageStepBlocks& blocks);

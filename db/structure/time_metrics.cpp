@@ -17,10 +17,13 @@ constexpr std::int64_t kMaxTimeMetricBins = 1 << 20;
 
 }  // namespace
 
-TimeMetricBins bin_time_metrics(const structure::StructureResult& r, TimeNs trace_end_ns, std::int32_t bins) {
+TimeMetricBins bin_time_metrics(const structure::StructureResult& r, TimeNs trace_end_ns,
+                                const std::function<void(structure::OpIndex, const structure::OpMetrics&)>& visit,
+                                std::int32_t bins) {
   return bin_time_metrics([&](const auto& emit) {
     for (structure::OpIndex a = 0; a < r.trace.op_count(); ++a) {
       const structure::OpMetrics m = r.metrics.all(a);
+      visit(a, m);
       emit(TimeMetricItem{r.trace.end[static_cast<std::size_t>(a)], m.lateness, m.global_lateness, m.diff_lateness,
                           m.wait});
     }

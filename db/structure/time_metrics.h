@@ -43,8 +43,10 @@ struct TimeMetricBins {
 // Bins the items by their end time over [0, trace_end_ns].
 TimeMetricBins bin_time_metrics(const TimeMetricItems& items, TimeNs trace_end_ns,
                                 std::int32_t bins = kDefaultTimeMetricBins);
-// Every analyzed op of an MPI analysis.
+// Every analyzed op of an MPI analysis; `visit` also sees each op's metrics
+// (view_tables.cpp takes the largest wait there instead of in a walk of its own).
 TimeMetricBins bin_time_metrics(const structure::StructureResult& r, TimeNs trace_end_ns,
+                                const std::function<void(structure::OpIndex, const structure::OpMetrics&)>& visit,
                                 std::int32_t bins = kDefaultTimeMetricBins);
 // (Re)creates the time_metrics table and its meta facts inside the caller's
 // transaction.

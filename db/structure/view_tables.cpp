@@ -12,21 +12,16 @@ namespace weft::db {
 
 namespace {
 
-// The largest lateness, global lateness, differential lateness, wait and
-// duration of any analyzed op: the top of each color scale. Every op ends in
-// one of the time bins, so the lateness maxima are the bins' maxima; the
-// wait is summed per bin, so it and the duration are visited here.
-void find_metric_ranges(const structure::StructureResult& r, const TimeMetricBins& bins, ViewTableFacts& f) {
+// The largest lateness, global lateness and differential lateness of any
+// analyzed op: the top of their color scales. Every op ends in one of the
+// time bins, so they are the bins' maxima (the wait is summed per bin: its
+// maximum is taken while the bins are filled).
+void find_lateness_ranges(const TimeMetricBins& bins, ViewTableFacts& f) {
   const TimeMetrics& m = bins.metrics;
   for (std::size_t b = 0; b < static_cast<std::size_t>(m.bins); ++b) {
     f.max_lateness = std::max(f.max_lateness, m.values[kTimeLateness][b]);
     f.max_global_lateness = std::max(f.max_global_lateness, m.values[kTimeGlobalLateness][b]);
     f.max_diff_lateness = std::max(f.max_diff_lateness, m.values[kTimeDiffLateness][b]);
-  }
-  for (structure::OpIndex a = 0; a < r.trace.op_count(); ++a) {
-    auto ua = static_cast<std::size_t>(a);
-    f.max_wait = std::max(f.max_wait, r.metrics.wait(a));
-    f.max_duration = std::max(f.max_duration, r.trace.end[ua] - r.trace.start[ua]);
   }
 }
 
@@ -43,8 +38,16 @@ ViewTables build_view_tables(const ViewTableInputs& inputs, const LoadedCommTrac
   // Messages keep their indices through Isend coalescing; their analyzed ops
   // have the processes and steps of the input ops.
   const structure::CommTrace& t = r.trace;
+  // The send steps that order the lines read the send ops only, which are
+  // near each other in message order; the receive ops are all over the run.
   v.message_steps = build_message_step_blocks(
       inputs.path, static_cast<std::size_t>(t.message_count()),
+      [&](std::size_t m, std::int32_t& send_step) {
+        const structure::OpIndex send = t.msg_send_op[m];
+        if (send == structure::kNoOp || t.msg_recv_op[m] == structure::kNoOp) return false;  // one-sided
+        send_step = r.global_step(send);
+        return true;
+      },
       [&](std::size_t m, MessageLine& line) {
         const structure::OpIndex send = t.msg_send_op[m], recv = t.msg_recv_op[m];
         if (send == structure::kNoOp || recv == structure::kNoOp) return false;  // one-sided
@@ -55,8 +58,12 @@ ViewTables build_view_tables(const ViewTableInputs& inputs, const LoadedCommTrac
       inputs.max_message_blob);
   v.facts.max_message_steps = v.message_steps.max_span;
   timer.mark("  (helper) message_steps");
-  v.time_metrics = bin_time_metrics(r, inputs.trace_end_ns);
-  find_metric_ranges(r, v.time_metrics, v.facts);
+  v.time_metrics = bin_time_metrics(r, inputs.trace_end_ns, [&](structure::OpIndex a, const structure::OpMetrics& m) {
+    auto ua = static_cast<std::size_t>(a);
+    v.facts.max_wait = std::max(v.facts.max_wait, m.wait);
+    v.facts.max_duration = std::max(v.facts.max_duration, t.end[ua] - t.start[ua]);
+  });
+  find_lateness_ranges(v.time_metrics, v.facts);
   timer.mark("  (helper) time_metrics");
   // Every input op's metrics are its analyzed op's: the ranges are the maxima.
   v.step_lod = build_step_lod(loaded, r, inputs.region_classes, v.facts.max_lateness, v.facts.max_diff_lateness,
