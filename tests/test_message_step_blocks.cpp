@@ -86,3 +86,43 @@ TEST(MessageStepBlocks, StoredBlocksNeedNoOverflowPages) {
     EXPECT_GT(db.query_int("SELECT count(*) FROM message_step_blocks WHERE count > 1"), 0);
   }
 }
+
+// The send steps may come from a source of their own (an analysis reads them
+// without the receive side): the blocks are the same bytes as with the lines
+// alone, whether the candidates arrive out of sender order (sorted per step)
+// or in it (as an analysis numbers its messages: only checked).
+TEST(MessageStepBlocks, ASendStepSourceGivesTheSameBlocks) {
+  constexpr std::size_t kMessages = 6000;
+  auto in_sender_order = [](std::size_t m, db::MessageLine& line) {
+    if (m % 11 == 10) return false;
+    const auto i = static_cast<std::int32_t>(m);
+    line = {static_cast<std::int64_t>(m) + 5, i / 60, (i * 13) % 89, 1 + 2 * (i % 3), 1 + 2 * (i % 3) + 2};
+    return true;
+  };
+  for (const db::MessageLineSource& lines : {db::MessageLineSource(line_of), db::MessageLineSource(in_sender_order)}) {
+    const db::MessageStepBlocks alone = db::build_message_step_blocks("test", kMessages, lines, 600);
+    db::MessageLine line{};
+    const db::MessageStepBlocks with_steps = db::build_message_step_blocks(
+        "test", kMessages,
+        [&](std::size_t m, std::int32_t& send_step) {
+          if (!lines(m, line)) return false;
+          send_step = line.send_step;
+          return true;
+        },
+        lines, 600);
+    ASSERT_EQ(alone.blocks.size(), with_steps.blocks.size());
+    std::vector<LineKey> read;
+    for (std::size_t b = 0; b < alone.blocks.size(); ++b) {
+      EXPECT_EQ(alone.blocks[b].blob, with_steps.blocks[b].blob) << b;
+      std::vector<db::MessageStepRecord> decoded;
+      db::decode_message_step_block(alone.blocks[b].blob, alone.blocks[b].send_step, decoded, "test");
+      for (const db::MessageStepRecord& m : decoded) read.emplace_back(m.send_step, m.src, m.message, m.dst, m.recv_step);
+    }
+    std::vector<LineKey> expected;
+    for (std::size_t m = 0; m < kMessages; ++m)
+      if (lines(m, line)) expected.emplace_back(line.send_step, line.src, line.message, line.dst, line.recv_step);
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(read, expected);
+    EXPECT_EQ(alone.max_span, with_steps.max_span);
+  }
+}
