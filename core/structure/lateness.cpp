@@ -77,6 +77,18 @@ TimeNs LatenessMetrics::wait(OpIndex op) const {
   return std::clamp<TimeNs>(partner_start - t_->start[i], 0, t_->end[i] - t_->start[i]);
 }
 
+void LatenessMetrics::prefetch(OpIndex op) const {
+  if (op >= t_->op_count()) return;
+  for (const OpIndex s : received_->senders(op))
+    if (s != kNoOp) {
+      auto i = static_cast<std::size_t>(s);
+      __builtin_prefetch(&parts_->of_op[i]);
+      __builtin_prefetch(&(*global_raw_)[i]);
+      __builtin_prefetch(&t_->start[i]);
+      __builtin_prefetch(&t_->end[i]);
+    }
+}
+
 OpMetrics LatenessMetrics::all(OpIndex op) const {
   auto i = static_cast<std::size_t>(op);
   const auto part = static_cast<std::size_t>(parts_->of_op[i]);

@@ -49,6 +49,12 @@ class LatenessMetrics {
   // The four at once, for the writers that need them for every op: one walk
   // over the op's senders serves both differential lateness and wait.
   OpMetrics all(OpIndex op) const;
+  // Asks the cache for what all(op) reads at random places, the partition,
+  // step, start and end of op's senders, so that a walk calling all() in op
+  // order can ask a few ops ahead (kPrefetchOps) instead of waiting for
+  // each miss in turn.
+  void prefetch(OpIndex op) const;
+  static constexpr OpIndex kPrefetchOps = 16;
   // The collective `op` is a member of, or -1.
   std::int32_t collective_of(OpIndex op) const { return coll_of_[static_cast<std::size_t>(op)]; }
 

@@ -10,7 +10,10 @@ void unite_ops(UnionFind& sets, OpIndex a, OpIndex b) {
 }
 
 void merge_messages(const CommTrace& t, UnionFind& sets) {
+  constexpr std::size_t kAhead = 16;  // messages: the receive ops are at random places
   for (std::size_t m = 0; m < t.msg_send_op.size(); ++m) {
+    if (m + kAhead < t.msg_send_op.size() && t.msg_recv_op[m + kAhead] != kNoOp)
+      sets.prefetch(t.msg_recv_op[m + kAhead]);
     unite_ops(sets, t.msg_send_op[m], t.msg_recv_op[m]);
     // Waitall partitions: the request's posting op joins its completing wait.
     unite_ops(sets, t.msg_post_op[m], t.msg_recv_op[m]);

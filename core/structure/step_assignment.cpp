@@ -55,6 +55,8 @@ void sweep_in_two_halves(std::int32_t split, std::int32_t partitions, Sweep swee
 // cycle in bad input causes (e.g. a collective that one process enters after
 // receiving what another sent after it), the process whose current op started
 // earliest is forced through.
+constexpr OpIndex kStridePrefetchOps = 8;
+
 class StrideSweep {
  public:
   StrideSweep(const CommTrace& t, const PartitionRuns& runs, const ReceivedMessages& received,
@@ -147,6 +149,11 @@ class StrideSweep {
     const auto up = static_cast<std::size_t>(p);
     while (s.cursor[up] < s.run_end[up]) {
       const OpIndex op = s.cursor[up];
+      // The senders' strides are at random places: asked for a few ops
+      // ahead, they arrive while this op and the next are stepped.
+      if (op + kStridePrefetchOps < s.run_end[up])
+        for (const OpIndex send : received_.senders(op + kStridePrefetchOps))
+          if (send != kNoOp) __builtin_prefetch(&stride_[static_cast<std::size_t>(send)]);
       std::int32_t in = 0;
       if (!incoming_stride(op, s, &in)) return;  // parked on a send
       const std::int32_t c = coll_of_[static_cast<std::size_t>(op)];

@@ -26,6 +26,10 @@ class UnionFind {
     return x;
   }
 
+  // Asks the cache for x's parent: a caller uniting pairs at random places
+  // asks a few pairs ahead (a hint: it changes nothing).
+  void prefetch(std::int32_t x) const { __builtin_prefetch(&parent_[static_cast<std::size_t>(x)]); }
+
   // Returns true when a and b were in different sets.
   bool unite(std::int32_t a, std::int32_t b) {
     a = find(a);

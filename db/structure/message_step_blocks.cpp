@@ -10,6 +10,8 @@
 namespace weft::db {
 namespace {
 
+constexpr std::size_t kPrefetchLines = 16;  // how far ahead `prefetch` is asked
+
 // The block rows: bounds first, so that the window query filters on them
 // before it reads a blob.
 constexpr const char* kBlocksWindowSql =
@@ -83,7 +85,8 @@ MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t
 
 MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t candidates,
                                             const MessageSendStepSource& send_step_of,
-                                            const MessageLineSource& line_of, std::size_t max_blob) {
+                                            const MessageLineSource& line_of, std::size_t max_blob,
+                                            const MessageLinePrefetch& prefetch) {
   if (candidates > UINT32_MAX) throw Error(path, "more than 2^32 message lines");
   // Counting sort of the candidates by send step: lines per step, then each
   // step's candidates in place.
@@ -118,6 +121,7 @@ MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t
     // kMessageStepsPerBlock lines.
     step_lines.clear();
     for (std::size_t k = step_first[s]; k < step_first[s + 1]; ++k) {
+      if (prefetch && k + kPrefetchLines < step_first[s + 1]) prefetch(order[k + kPrefetchLines]);
       line_of(order[k], line);
       step_lines.push_back({line.message, line.src, line.dst, line.send_step, line.recv_step});
       out.max_span = std::max<std::int64_t>(out.max_span, std::int64_t{line.recv_step} - line.send_step);

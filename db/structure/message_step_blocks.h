@@ -60,11 +60,15 @@ std::size_t largest_message_step_blob(Database& db);
 // step or more than 2^32 candidates.
 MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t candidates,
                                             const MessageLineSource& line_of, std::size_t max_blob);
+// Asks the cache for what line_of(i) will read (a hint: it changes nothing).
+using MessageLinePrefetch = std::function<void(std::size_t i)>;
 // The same, with the send steps that order the lines from `send_step_of`:
-// line_of is then called once per candidate with a line.
+// line_of is then called once per candidate with a line, and `prefetch`, when
+// given, a few lines ahead of it.
 MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t candidates,
                                             const MessageSendStepSource& send_step_of,
-                                            const MessageLineSource& line_of, std::size_t max_blob);
+                                            const MessageLineSource& line_of, std::size_t max_blob,
+                                            const MessageLinePrefetch& prefetch = nullptr);
 // (Re)creates message_step_blocks inside the caller's transaction and inserts the blocks.
 void write_message_step_blocks(Database& db, const MessageStepBlocks& blocks);
 // Both; returns the blocks' max_span.

@@ -55,7 +55,13 @@ ViewTables build_view_tables(const ViewTableInputs& inputs, const LoadedCommTrac
                 t.process[static_cast<std::size_t>(recv)], r.global_step(send), r.global_step(recv)};
         return true;
       },
-      inputs.max_message_blob);
+      inputs.max_message_blob,
+      [&](std::size_t m) {  // the receive op's process and step are at random places
+        const structure::OpIndex recv = t.msg_recv_op[m];
+        if (recv == structure::kNoOp) return;
+        __builtin_prefetch(&t.process[static_cast<std::size_t>(recv)]);
+        __builtin_prefetch(&r.global_raw_step[static_cast<std::size_t>(recv)]);
+      });
   v.facts.max_message_steps = v.message_steps.max_span;
   timer.mark("  (helper) message_steps");
   v.time_metrics = bin_time_metrics(r, inputs.trace_end_ns, [&](structure::OpIndex a, const structure::OpMetrics& m) {
