@@ -53,10 +53,12 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   StructureResult& r = *result;
   AnalysisReport& report = r.report;
   count_input_facts(input, report);
+  timer.mark("input checked and counted");
 
   // What is written back is kept of the input ops (compactly) before they
   // are coalesced in place: the analyzed trace reuses the input's memory.
   r.input = InputOps(input, isend_run_starts(input, options.isend_coalescing), options.threads);
+  timer.mark("input ops kept");
   report.coalesced_isends = coalesce_isends(input, r.input.starts());
   r.trace = std::move(input);
   const CommTrace& t = r.trace;
