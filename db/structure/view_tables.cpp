@@ -56,9 +56,15 @@ ViewTables build_view_tables(const ViewTableInputs& inputs, const LoadedCommTrac
         return true;
       },
       inputs.max_message_blob,
-      [&](std::size_t m) {  // the receive op's process and step are at random places
-        const structure::OpIndex recv = t.msg_recv_op[m];
-        if (recv == structure::kNoOp) return;
+      [&](std::size_t m) {
+        // One send step's lines are one message of each sender, far apart in
+        // message order, and the receive op's process and step are at random
+        // places.
+        __builtin_prefetch(&loaded.message_id[m]);
+        const structure::OpIndex send = t.msg_send_op[m], recv = t.msg_recv_op[m];
+        if (send == structure::kNoOp || recv == structure::kNoOp) return;
+        __builtin_prefetch(&t.process[static_cast<std::size_t>(send)]);
+        __builtin_prefetch(&r.global_raw_step[static_cast<std::size_t>(send)]);
         __builtin_prefetch(&t.process[static_cast<std::size_t>(recv)]);
         __builtin_prefetch(&r.global_raw_step[static_cast<std::size_t>(recv)]);
       });
