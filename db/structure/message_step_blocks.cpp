@@ -110,11 +110,15 @@ MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t
 
   MessageStepBlocks out;
   // Sized once for the busiest step: grown line by line, it left its smaller
-  // buffers behind as holes in the heap, ~10 MB at 65,536 processes.
-  std::vector<MessageStepRecord> step_lines;
+  // buffers behind as holes in the heap, ~10 MB at 65,536 processes. Held as
+  // the sources' 24-byte lines, widened to records one block at a time: the
+  // busiest step's lines are beside the analysis at its peak memory.
+  std::vector<MessageLine> step_lines;
   std::size_t most_lines = 0;
   for (std::size_t s = 0; s + 1 < step_first.size(); ++s) most_lines = std::max(most_lines, step_first[s + 1] - step_first[s]);
   step_lines.reserve(most_lines);
+  std::vector<MessageStepRecord> block_lines;
+  block_lines.reserve(std::min(most_lines, kMessageStepsPerBlock));
   std::vector<std::uint8_t> scratch;
   for (std::size_t s = 0; s + 1 < step_first.size(); ++s) {
     // One send step: sorted by sender and message, in blocks of at most
@@ -123,21 +127,25 @@ MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t
     for (std::size_t k = step_first[s]; k < step_first[s + 1]; ++k) {
       if (prefetch && k + kPrefetchLines < step_first[s + 1]) prefetch(order[k + kPrefetchLines]);
       line_of(order[k], line);
-      step_lines.push_back({line.message, line.src, line.dst, line.send_step, line.recv_step});
+      step_lines.push_back(line);
       out.max_span = std::max<std::int64_t>(out.max_span, std::int64_t{line.recv_step} - line.send_step);
     }
     // Candidates numbered in sender and message order (an analysis' messages)
     // are in order already: checked in one pass instead of sorted again.
-    const auto by_sender = [](const MessageStepRecord& a, const MessageStepRecord& b) {
+    const auto by_sender = [](const MessageLine& a, const MessageLine& b) {
       return a.src != b.src ? a.src < b.src : a.message < b.message;
     };
     if (!std::is_sorted(step_lines.begin(), step_lines.end(), by_sender))
       std::sort(step_lines.begin(), step_lines.end(), by_sender);
-    const std::span<const MessageStepRecord> all(step_lines);
     std::int64_t seq = 0;
-    for (std::size_t at = 0; at < all.size(); at += kMessageStepsPerBlock)
-      add_fitting_blocks(all.subspan(at, std::min(kMessageStepsPerBlock, all.size() - at)), max_blob, seq, scratch,
-                         out);
+    for (std::size_t at = 0; at < step_lines.size(); at += kMessageStepsPerBlock) {
+      block_lines.clear();
+      for (std::size_t k = at; k < std::min(at + kMessageStepsPerBlock, step_lines.size()); ++k) {
+        const MessageLine& l = step_lines[k];
+        block_lines.push_back({l.message, l.src, l.dst, l.send_step, l.recv_step});
+      }
+      add_fitting_blocks(block_lines, max_blob, seq, scratch, out);
+    }
   }
   return out;
 }
