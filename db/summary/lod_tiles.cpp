@@ -23,10 +23,10 @@ namespace {
 // One deflate stream for all the tiles of a level, reset between them:
 // compress2() per tile set up and tore down zlib's ~270 KB state each time,
 // a third of the compression of the thousands of small tiles of a level of
-// detail. Level 1, with a state sized for tiles of at most a few KB: every
-// reset clears the match hash table, 64 KB at zlib's default memory level
-// and two thirds of the compression's instructions for these tiles; at
-// level 4 it is 4 KB. The tiles are long runs of repeated cells, found as
+// detail. Compression level 1, with a state sized for tiles of at most a
+// few KB: every reset clears the match hash table, 64 KB at zlib's default
+// memory level and two thirds of the compression's instructions for these
+// tiles; at memory level 4 it is 4 KB. The tiles are long runs of repeated cells, found as
 // well by the smaller table: the stored bytes grew by 0.006% (stencil2d,
 // 4,096 processes, every step and activity tile). An 8 KB window holds the
 // largest tile whole (kLodTileBins cells of 5 bytes, the step level of detail's).
