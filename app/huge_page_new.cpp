@@ -9,28 +9,21 @@
 // default). Nothing else changes: memory still comes from and returns to
 // malloc/free. WEFT_NO_HUGEPAGE=1 turns the advice off (as for the importer's
 // HugePageAllocator).
-#include <sys/mman.h>
-
-#include <cstdint>
 #include <cstdlib>
 #include <new>
+
+#include "common/huge_pages.h"
 
 namespace {
 
 constexpr std::size_t kAdviseFrom = std::size_t{4} << 20;
-constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
 
-const bool kAdvise = std::getenv("WEFT_NO_HUGEPAGE") == nullptr;
+const bool kAdvise = weft::huge_page_advice_wanted();
 
 void* allocate(std::size_t size) {
   void* p = std::malloc(size ? size : 1);
   if (!p) throw std::bad_alloc();
-  if (size >= kAdviseFrom && kAdvise) {
-    // Only whole huge pages inside the block can be advised.
-    auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHugePage - 1) & ~(kHugePage - 1);
-    auto end = (reinterpret_cast<std::uintptr_t>(p) + size) & ~(kHugePage - 1);
-    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // advice only
-  }
+  if (size >= kAdviseFrom && kAdvise) weft::advise_pages(weft::whole_huge_pages(p, size), MADV_HUGEPAGE);
   return p;
 }
 

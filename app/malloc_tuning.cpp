@@ -46,17 +46,14 @@ std::size_t analysis_heap_bytes(db::Database& run) {
 }
 
 // Returns the advised range, empty when nothing was advised.
-std::pair<std::uintptr_t, std::uintptr_t> reserve_huge_page_heap(std::size_t bytes) {
-  if (std::getenv("WEFT_NO_HUGEPAGE")) return {};
+PageRange reserve_huge_page_heap(std::size_t bytes) {
+  if (!huge_page_advice_wanted()) return {};
   void* block = std::malloc(bytes);
   if (!block) return {};  // no room: the analysis runs in 4 KiB pages
-  constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
-  const auto begin = (reinterpret_cast<std::uintptr_t>(block) + kHugePage - 1) & ~(kHugePage - 1);
-  const auto end = (reinterpret_cast<std::uintptr_t>(block) + bytes) & ~(kHugePage - 1);
+  const PageRange pages = whole_huge_pages(block, bytes);
   std::free(block);  // back to the top of the heap, which is never trimmed
-  if (end <= begin) return {};
-  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // advice only
-  return {begin, end};
+  advise_pages(pages, MADV_HUGEPAGE);
+  return pages;
 }
 
 }  // namespace
@@ -88,8 +85,7 @@ AnalysisMalloc::~AnalysisMalloc() {
   // Blocks allocated later (the summaries') are not made resident 2 MiB at a
   // time (app/huge_page_new.cpp still advises those of 4 MiB or more), and
   // the freed heap goes back to the kernel.
-  if (advised_.second > advised_.first)
-    madvise(reinterpret_cast<void*>(advised_.first), advised_.second - advised_.first, MADV_NOHUGEPAGE);
+  advise_pages(advised_, MADV_NOHUGEPAGE);
   mallopt(M_MMAP_MAX, kGlibcMmapMax);
   mallopt(M_MMAP_THRESHOLD, kMmapThreshold);
   mallopt(M_TRIM_THRESHOLD, kTrimThreshold);

@@ -39,9 +39,7 @@
 // next by 12-17 MB at 4,096 processes (not understood yet; the analysis
 // itself was faster), so the import keeps glibc's. No-op without glibc.
 // WEFT_NO_HUGEPAGE=1 leaves out the advice.
-#include <cstdint>
-#include <utility>
-
+#include "common/huge_pages.h"
 #include "store/sqlite.h"
 
 namespace weft::app {
@@ -61,7 +59,7 @@ class AnalysisMalloc {
   AnalysisMalloc& operator=(const AnalysisMalloc&) = delete;
 
  private:
-  std::pair<std::uintptr_t, std::uintptr_t> advised_;  // the range advised MADV_HUGEPAGE
+  PageRange advised_;  // the range advised MADV_HUGEPAGE
 };
 
 }  // namespace weft::app

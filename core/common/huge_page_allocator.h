@@ -10,10 +10,12 @@
 #include <sys/mman.h>
 
 #include <cstddef>
-#include <cstdlib>
+#include <cstdint>
 #include <memory>
 #include <new>
 #include <vector>
+
+#include "common/huge_pages.h"
 
 namespace weft {
 
@@ -21,7 +23,6 @@ template <class T>
 struct HugePageAllocator {
   using value_type = T;
   static constexpr std::size_t kMinMappedBytes = std::size_t{4} << 20;
-  static constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
   HugePageAllocator() = default;
   template <class U>
@@ -35,7 +36,9 @@ struct HugePageAllocator {
     void* p = mmap(nullptr, mapped_size(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                    -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
-    if (!std::getenv("WEFT_NO_HUGEPAGE")) madvise(p, mapped_size(n), MADV_HUGEPAGE);  // advice only: failure is harmless
+    // The whole mapping: advising only its whole huge pages would split it in three.
+    const auto at = reinterpret_cast<std::uintptr_t>(p);
+    if (huge_page_advice_wanted()) advise_pages({at, at + mapped_size(n)}, MADV_HUGEPAGE);
     return static_cast<T*>(p);
   }
   void deallocate(T* p, std::size_t n) noexcept {
