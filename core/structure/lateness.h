@@ -49,11 +49,14 @@ class LatenessMetrics {
   // The four at once, for the writers that need them for every op: one walk
   // over the op's senders serves both differential lateness and wait.
   OpMetrics all(OpIndex op) const;
-  // Asks the cache for what all(op) reads at random places, the partition,
-  // step, start and end of op's senders, so that a walk calling all() in op
-  // order can ask a few ops ahead (kPrefetchOps) instead of waiting for
-  // each miss in turn.
-  void prefetch(OpIndex op) const;
+  // all(op) for a walk over the ops in order: it also asks the cache for
+  // what all() will read at random places kPrefetchOps ops ahead (the
+  // partition, step, start and end of that op's senders), instead of
+  // waiting for each miss in turn.
+  OpMetrics all_in_op_order(OpIndex op) const {
+    prefetch(op + kPrefetchOps);
+    return all(op);
+  }
   static constexpr OpIndex kPrefetchOps = 16;
   // The collective `op` is a member of, or -1.
   std::int32_t collective_of(OpIndex op) const { return coll_of_[static_cast<std::size_t>(op)]; }
@@ -63,6 +66,7 @@ class LatenessMetrics {
   const Partitioning* parts_ = nullptr;
   const std::vector<std::int32_t>* global_raw_ = nullptr;
   const ReceivedMessages* received_ = nullptr;
+  void prefetch(OpIndex op) const;
   // Per partition: its step 0's index in local_min_ less its offset on the
   // global axis, so that an op's (partition, step) slot is base + global raw step.
   std::vector<std::int64_t> local_base_;

@@ -79,10 +79,7 @@ StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::Stru
     structure::OpMetrics m;  // the analyzed op's: computed once for a coalesced run
     r.input.for_each(r.trace, [&](const structure::InputOp& op) {
       const structure::OpIndex a = op.analyzed;
-      if (a != previous) {
-        r.metrics.prefetch(a + structure::LatenessMetrics::kPrefetchOps);
-        m = r.metrics.all(a);
-      }
+      if (a != previous) m = r.metrics.all_in_op_order(a);
       previous = a;
       emit(StepLodItem{op.process, r.global_step(a), m.lateness, m.diff_lateness, m.global_lateness, op.end - op.start,
                        loaded.region[static_cast<std::size_t>(op.index)]});

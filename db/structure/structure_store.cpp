@@ -260,11 +260,11 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
         for (std::int32_t m : r.received.of(a))
           if (message < 0 || loaded.message_id[static_cast<std::size_t>(m)] < loaded.message_id[static_cast<std::size_t>(message)])
             message = m;
+        // The store ids of the messages it completes are at random places too.
         const OpIndex ahead = a + structure::LatenessMetrics::kPrefetchOps;
-        r.metrics.prefetch(ahead);
         if (ahead < r.trace.op_count())
           for (std::int32_t m : r.received.of(ahead)) __builtin_prefetch(&loaded.message_id[static_cast<std::size_t>(m)]);
-        metrics = r.metrics.all(a);
+        metrics = r.metrics.all_in_op_order(a);
       }
       previous_analyzed = a;
       const TimeNs late = metrics.lateness, diff = metrics.diff_lateness, wait = metrics.wait;

@@ -22,8 +22,7 @@ TimeMetricBins bin_time_metrics(const structure::StructureResult& r, TimeNs trac
                                 std::int32_t bins) {
   return bin_time_metrics([&](const auto& emit) {
     for (structure::OpIndex a = 0; a < r.trace.op_count(); ++a) {
-      r.metrics.prefetch(a + structure::LatenessMetrics::kPrefetchOps);
-      const structure::OpMetrics m = r.metrics.all(a);
+      const structure::OpMetrics m = r.metrics.all_in_op_order(a);
       visit(a, m);
       emit(TimeMetricItem{r.trace.end[static_cast<std::size_t>(a)], m.lateness, m.global_lateness, m.diff_lateness,
                           m.wait});
