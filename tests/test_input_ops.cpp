@@ -127,6 +127,49 @@ TEST(InputOps, EveryInputOpKeepsItsOwnTimesKindEventAndAnalyzedOp) {
   }
 }
 
+// The comm_event_blocks writer walks each process in pieces, one step block
+// at a time: a walk resumed where the last one stopped, even inside a
+// coalesced run, sees what for_each sees.
+TEST(InputOps, AWalkResumedWhereItStoppedSeesTheOpsOfForEach) {
+  const IsendRuns t = isend_runs();
+  auto r = analyze_structure(t.trace, {});
+  const InputOps& in = r->input;
+  std::vector<InputOp> all;
+  in.for_each(r->trace, [&](const InputOp& op) { all.push_back(op); });
+
+  for (int piece : {1, 2, 3}) {
+    std::vector<InputOp> seen;
+    for (ProcessIndex p = 0; p < r->trace.process_count; ++p) {
+      InputOps::Position at = in.process_start(p);
+      EXPECT_EQ(at.op, t.trace.first_op(p));
+      EXPECT_EQ(in.process_end(p), t.trace.end_op(p));
+      int calls = 0;
+      while (at.op < in.process_end(p)) {
+        int taken = 0;
+        const InputOps::Position next = in.for_each_while(r->trace, at, in.process_end(p), [&](const InputOp& op) {
+          if (taken == piece) return false;
+          ++taken;
+          seen.push_back(op);
+          return true;
+        });
+        EXPECT_EQ(next.op, std::min(at.op + piece, in.process_end(p)));
+        at = next;
+        ASSERT_LT(++calls, 100);
+      }
+    }
+    ASSERT_EQ(seen.size(), all.size()) << piece;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      EXPECT_EQ(seen[i].index, all[i].index) << piece << " " << i;
+      EXPECT_EQ(seen[i].analyzed, all[i].analyzed) << piece << " " << i;
+      EXPECT_EQ(seen[i].process, all[i].process) << piece << " " << i;
+      EXPECT_EQ(seen[i].start, all[i].start) << piece << " " << i;  // a run member's own times
+      EXPECT_EQ(seen[i].end, all[i].end) << piece << " " << i;
+      EXPECT_EQ(seen[i].event_id, all[i].event_id) << piece << " " << i;
+      EXPECT_EQ(seen[i].shares_event_with_next, all[i].shares_event_with_next) << piece << " " << i;
+    }
+  }
+}
+
 TEST(InputOps, WithoutCoalescingEveryOpIsItsOwn) {
   const IsendRuns t = isend_runs();
   AnalysisOptions no_coalescing;

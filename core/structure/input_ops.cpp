@@ -26,9 +26,16 @@ void InputOps::keep_run_members(const CommTrace& input) {
   // An op is a member of a coalesced run when it shares its analyzed op with
   // a neighbour; for_each walks the same rule.
   auto grouped = [&](std::size_t i) { return !starts_.test(i) || (i + 1 < n && !starts_.test(i + 1)); };
-  std::size_t members = 0;
-  for (std::size_t i = 0; i < n; ++i)
+  // The ops are grouped by process (CSR): a process's walk starts at its first op.
+  process_first_op_ = input.process_first_op;
+  process_first_member_.assign(process_first_op_.size(), 0);
+  std::size_t members = 0, p = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (; p < process_first_op_.size() && static_cast<std::size_t>(process_first_op_[p]) <= i; ++p)
+      process_first_member_[p] = static_cast<std::int32_t>(members);
     if (grouped(i)) ++members;
+  }
+  for (; p < process_first_op_.size(); ++p) process_first_member_[p] = static_cast<std::int32_t>(members);
   member_start_.reserve(members);
   member_end_.reserve(members);
   for (std::size_t i = 0; i < n; ++i) {

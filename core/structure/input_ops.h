@@ -53,14 +53,37 @@ class InputOps {
   // The input op that sent message m (kNoOp when absent).
   OpIndex message_send_op(std::int32_t m) const { return msg_send_op_[static_cast<std::size_t>(m)]; }
 
+  // Where a walk over the input ops stands: its next op and that op's
+  // index among the members of coalesced runs.
+  struct Position {
+    OpIndex op = 0;
+    std::int32_t member = 0;
+  };
+  // The first input op of process p, and the op after its last.
+  Position process_start(ProcessIndex p) const {
+    return {process_first_op_[static_cast<std::size_t>(p)], process_first_member_[static_cast<std::size_t>(p)]};
+  }
+  OpIndex process_end(ProcessIndex p) const { return process_first_op_[static_cast<std::size_t>(p) + 1]; }
+
   // Calls f(const InputOp&) for every input op in order; `analyzed` is the
   // trace given to the constructor (the analysis result's).
   template <class F>
   void for_each(const CommTrace& analyzed, F&& f) const {
+    for_each_while(analyzed, Position{}, count(), [&](const InputOp& op) {
+      f(op);
+      return true;
+    });
+  }
+  // Calls f(const InputOp&) for the input ops from `from` up to `end` until
+  // it returns false; returns the position of the op it refused (or `end`),
+  // from which a later call resumes the walk.
+  template <class F>
+  Position for_each_while(const CommTrace& analyzed, Position from, OpIndex end, F&& f) const {
     InputOp op;
-    std::size_t member = 0;  // next entry of member_start_/member_end_
+    auto member = static_cast<std::size_t>(from.member);  // next entry of member_start_/member_end_
     const std::int32_t n = count();
-    for (OpIndex i = 0; i < n; ++i) {
+    op.analyzed = starts_.rank(static_cast<std::size_t>(from.op)) - 1;  // the op before `from`'s
+    for (OpIndex i = from.op; i < end; ++i) {
       const bool starts = starts_new(i);
       const bool grouped = !starts || (i + 1 < n && !starts_new(i + 1));
       op.index = i;
@@ -71,7 +94,6 @@ class InputOps {
       if (grouped) {
         op.start = member_start_[member];
         op.end = member_end_[member];
-        ++member;
       } else {
         op.start = analyzed.start[a];
         op.end = analyzed.end[a];
@@ -86,8 +108,10 @@ class InputOps {
         op.shares_event_with_next =
             ui + 1 < event_offset_.size() && !process_starts_at(i + 1) && event_offset_[ui + 1] == event_offset_[ui];
       }
-      f(static_cast<const InputOp&>(op));
+      if (!f(static_cast<const InputOp&>(op))) return {i, static_cast<std::int32_t>(member)};
+      if (grouped) ++member;
     }
+    return {end, static_cast<std::int32_t>(member)};
   }
 
  private:
@@ -102,6 +126,10 @@ class InputOps {
   std::vector<EventId> event_base_;                // per process: event id of its first op
   std::vector<std::uint32_t> event_offset_;        // per input op: event id - its process's base
   std::vector<OpIndex> msg_send_op_;
+  // Per process (and one past the last): its first input op and that op's
+  // member index, where a walk over one process starts.
+  std::vector<OpIndex> process_first_op_;
+  std::vector<std::int32_t> process_first_member_;
 };
 
 }  // namespace weft::structure

@@ -1,5 +1,7 @@
 #include "store/block_codec.h"
 
+#include <algorithm>
+
 #include "common/error.h"
 
 namespace weft::db {
@@ -41,16 +43,11 @@ inline std::int64_t add(std::int64_t previous, std::uint64_t d) {
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(previous) + d);
 }
 
-// The bytes of one record, built in a stack buffer and appended to the blob
-// at once (append()). Pushing byte by byte onto the vector made the encoders
-// the importer's largest cost of its own: every uint8_t store may alias the
-// vector's own pointers, so each push_back re-read and re-wrote them.
-class RecordBytes {
+// Writes varints at a pointer the caller made room for (at most
+// RecordBytes::kMaxBytes per record).
+class BytesAt {
  public:
-  // Up to 16 fields of at most 10 bytes each (the widest record, a
-  // communication event, has 15).
-  static constexpr std::size_t kMaxBytes = 16 * 10;
-
+  explicit BytesAt(std::uint8_t* at) : at_(at) {}
   void byte(std::uint8_t b) { *at_++ = b; }
   void varint(std::uint64_t v) {
     std::uint8_t* p = at_;
@@ -65,14 +62,33 @@ class RecordBytes {
     varint(zigzag(diff(value, previous)));
     previous = value;
   }
+  std::uint8_t* at() const { return at_; }
+
+ private:
+  std::uint8_t* at_;
+};
+
+// The bytes of one record, built in a stack buffer and appended to the blob
+// at once (append()). Pushing byte by byte onto the vector made the encoders
+// the importer's largest cost of its own: every uint8_t store may alias the
+// vector's own pointers, so each push_back re-read and re-wrote them.
+class RecordBytes : public BytesAt {
+ public:
+  // Up to 16 fields of at most 10 bytes each (the widest record, a
+  // communication event, has 15).
+  static constexpr std::size_t kMaxBytes = 16 * 10;
+
+  RecordBytes() : BytesAt(buf_) {}
+  RecordBytes(const RecordBytes&) = delete;
+  RecordBytes& operator=(const RecordBytes&) = delete;
+  std::span<const std::uint8_t> bytes() const { return {buf_, at()}; }
   void append(std::vector<std::uint8_t>& out) {
-    out.insert(out.end(), buf_, at_);
-    at_ = buf_;
+    out.insert(out.end(), buf_, at());
+    static_cast<BytesAt&>(*this) = BytesAt(buf_);
   }
 
  private:
   std::uint8_t buf_[kMaxBytes];
-  std::uint8_t* at_ = buf_;
 };
 
 // A block's leading record count.
@@ -326,35 +342,56 @@ void decode_member_block(std::span<const std::uint8_t> blob, std::int64_t collec
   if (in.left() != 0) in.fail("trailing bytes");
 }
 
+void CommEventBlockEncoder::add(const CommEventRecord& e) {
+  if (bytes_.size() - size_ < RecordBytes::kMaxBytes)
+    bytes_.resize(std::max(2 * bytes_.size(), size_ + RecordBytes::kMaxBytes));
+  BytesAt rec(bytes_.data() + size_);
+  auto flags = static_cast<std::uint8_t>((e.collective != kNullRef ? kHasCollective : 0) |
+                                         (e.message != kNullRef ? kHasMessage : 0) |
+                                         (e.send_step != kNullRef ? kHasSendStep : 0) |
+                                         e.kind << kCommKindShift);
+  rec.byte(flags);
+  rec.delta(e.event, event_);
+  rec.delta(e.region, region_);
+  rec.delta(e.start_ns, start_);
+  rec.varint(diff(e.end_ns, e.start_ns));
+  rec.delta(e.partition, partition_);
+  rec.delta(e.step, step_);
+  rec.delta(e.local_step, local_step_);
+  if (flags & kHasCollective) rec.delta(e.collective, collective_);
+  if (flags & kHasMessage) rec.delta(e.message, message_);
+  if (flags & kHasSendStep) rec.delta(e.send_step, send_step_);
+  // The metrics are never negative: plain varints of their bits.
+  rec.varint(static_cast<std::uint64_t>(e.lateness_ns));
+  rec.varint(static_cast<std::uint64_t>(e.global_lateness_ns));
+  rec.varint(static_cast<std::uint64_t>(e.diff_lateness_ns));
+  rec.varint(static_cast<std::uint64_t>(e.wait_ns));
+  size_ = static_cast<std::size_t>(rec.at() - bytes_.data());
+  ++count_;
+}
+
+std::span<const std::uint8_t> CommEventBlockEncoder::blob() {
+  RecordBytes head;
+  head.varint(count_);
+  const std::span<const std::uint8_t> count = head.bytes();
+  std::uint8_t* first = bytes_.data() + kCountRoom - count.size();
+  std::copy(count.begin(), count.end(), first);
+  return {first, bytes_.data() + size_};
+}
+
+void CommEventBlockEncoder::clear() {
+  size_ = kCountRoom;
+  count_ = 0;
+  event_ = region_ = start_ = partition_ = step_ = local_step_ = 0;
+  collective_ = message_ = send_step_ = 0;
+}
+
 void encode_comm_event_block(std::span<const CommEventRecord> events,
                              std::vector<std::uint8_t>& out) {
-  put_count(out, events.size());
-  std::int64_t event = 0, region = 0, start = 0, partition = 0, step = 0, local_step = 0;
-  std::int64_t collective = 0, message = 0, send_step = 0;
-  RecordBytes rec;
-  for (const CommEventRecord& e : events) {
-    auto flags = static_cast<std::uint8_t>((e.collective != kNullRef ? kHasCollective : 0) |
-                                           (e.message != kNullRef ? kHasMessage : 0) |
-                                           (e.send_step != kNullRef ? kHasSendStep : 0) |
-                                           e.kind << kCommKindShift);
-    rec.byte(flags);
-    rec.delta(e.event, event);
-    rec.delta(e.region, region);
-    rec.delta(e.start_ns, start);
-    rec.varint(diff(e.end_ns, e.start_ns));
-    rec.delta(e.partition, partition);
-    rec.delta(e.step, step);
-    rec.delta(e.local_step, local_step);
-    if (flags & kHasCollective) rec.delta(e.collective, collective);
-    if (flags & kHasMessage) rec.delta(e.message, message);
-    if (flags & kHasSendStep) rec.delta(e.send_step, send_step);
-    // The metrics are never negative: plain varints of their bits.
-    rec.varint(static_cast<std::uint64_t>(e.lateness_ns));
-    rec.varint(static_cast<std::uint64_t>(e.global_lateness_ns));
-    rec.varint(static_cast<std::uint64_t>(e.diff_lateness_ns));
-    rec.varint(static_cast<std::uint64_t>(e.wait_ns));
-    rec.append(out);
-  }
+  CommEventBlockEncoder encoder;
+  for (const CommEventRecord& e : events) encoder.add(e);
+  const std::span<const std::uint8_t> blob = encoder.blob();
+  out.insert(out.end(), blob.begin(), blob.end());
 }
 
 void decode_comm_event_block(std::span<const std::uint8_t> blob, ProcessIndex process,

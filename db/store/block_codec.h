@@ -61,6 +61,26 @@ void decode_member_block(std::span<const std::uint8_t> blob, std::int64_t collec
 constexpr std::size_t kMinCommEventBytes = 12;
 void encode_comm_event_block(std::span<const CommEventRecord> events,
                              std::vector<std::uint8_t>& out);
+// The same bytes, built one event at a time: a writer need not hold a
+// block's records (120 bytes each) to encode them when the block is done.
+class CommEventBlockEncoder {
+ public:
+  void add(const CommEventRecord& event);
+  std::size_t count() const { return count_; }
+  // The block (its count, then its events); valid until the next add or clear.
+  std::span<const std::uint8_t> blob();
+  void clear();
+
+ private:
+  // Room for the count's varint ahead of the events: it is known last.
+  static constexpr std::size_t kCountRoom = 10;
+  std::vector<std::uint8_t> bytes_ = std::vector<std::uint8_t>(kCountRoom);  // grown, never shrunk
+  std::size_t size_ = kCountRoom;  // bytes in use
+  std::size_t count_ = 0;
+  // The previous event's fields, for the differences.
+  std::int64_t event_ = 0, region_ = 0, start_ = 0, partition_ = 0, step_ = 0, local_step_ = 0;
+  std::int64_t collective_ = 0, message_ = 0, send_step_ = 0;
+};
 void decode_comm_event_block(std::span<const std::uint8_t> blob, ProcessIndex process,
                              std::vector<CommEventRecord>& out,
                              const std::string& what = "communication event block");

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "store/block_codec.h"
-
 namespace weft::db {
 
 int choose_step_shift(std::int64_t events, std::int64_t processes, std::int64_t step_slots) {
@@ -20,30 +18,35 @@ CommEventBlockWriter::CommEventBlockWriter(Database& db, int step_shift)
       insert_(db.prepare("INSERT INTO comm_event_blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {}
 
 void CommEventBlockWriter::add(const CommEventRecord& event) {
-  if (!pending_.empty() && (event.process != pending_.back().process ||
-                            event.step >> step_shift_ != pending_.back().step >> step_shift_))
-    flush();
-  pending_.push_back(event);
+  const std::int64_t step_block = event.step >> step_shift_;
+  if (block_.count() != 0 && (event.process != process_ || step_block != step_block_)) flush();
+  if (block_.count() == 0) {
+    step_block_ = step_block;
+    process_ = event.process;
+    first_event_ = event.event;
+    first_step_ = last_step_ = event.step;
+  }
+  last_event_ = event.event;
+  // Steps normally grow along a process, but a repaired (bad) trace may not
+  // keep them monotone: first_step/last_step are the block's true extremes.
+  first_step_ = std::min(first_step_, event.step);
+  last_step_ = std::max(last_step_, event.step);
+  block_.add(event);
 }
 
 void CommEventBlockWriter::flush() {
-  if (pending_.empty()) return;
-  blob_.clear();
-  encode_comm_event_block(pending_, blob_);
-  // Steps normally grow along a process, but a repaired (bad) trace may not
-  // keep them monotone: first_step/last_step are the block's true extremes.
-  auto [lo, hi] = std::minmax_element(pending_.begin(), pending_.end(),
-                                      [](const auto& a, const auto& b) { return a.step < b.step; });
-  insert_.bind(1, pending_.front().step >> step_shift_);
-  insert_.bind(2, static_cast<std::int64_t>(pending_.front().process));
-  insert_.bind(3, pending_.front().event);
-  insert_.bind(4, pending_.back().event);
-  insert_.bind(5, static_cast<std::int64_t>(pending_.size()));
-  insert_.bind(6, lo->step);
-  insert_.bind(7, hi->step);
-  insert_.bind_blob_static(8, blob_.data(), blob_.size());
+  if (block_.count() == 0) return;
+  const std::span<const std::uint8_t> blob = block_.blob();
+  insert_.bind(1, step_block_);
+  insert_.bind(2, static_cast<std::int64_t>(process_));
+  insert_.bind(3, first_event_);
+  insert_.bind(4, last_event_);
+  insert_.bind(5, static_cast<std::int64_t>(block_.count()));
+  insert_.bind(6, first_step_);
+  insert_.bind(7, last_step_);
+  insert_.bind_blob_static(8, blob.data(), blob.size());
   insert_.run();
-  pending_.clear();
+  block_.clear();
 }
 
 void CommEventBlockWriter::finish() { flush(); }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "store/block_codec.h"
 #include "store/records.h"
 #include "store/sqlite.h"
 
@@ -30,8 +31,13 @@ class CommEventBlockWriter {
 
   int step_shift_;
   Statement insert_;
-  std::vector<CommEventRecord> pending_;  // one block's events
-  std::vector<std::uint8_t> blob_;
+  // The block being built: its events encoded as they come, and the row's
+  // other columns.
+  CommEventBlockEncoder block_;
+  std::int64_t step_block_ = 0;
+  ProcessIndex process_ = 0;
+  EventId first_event_ = 0, last_event_ = 0;
+  std::int64_t first_step_ = 0, last_step_ = 0;  // the smallest and largest step
 };
 
 }  // namespace weft::db

@@ -9,7 +9,6 @@
 #include <array>
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
 #include <vector>
 
 #include "store/sqlite.h"
@@ -34,9 +33,6 @@ struct StepLodLayout {
 };
 
 StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps);
-
-// Region reference -> function class (read_region_classes).
-using RegionClasses = std::unordered_map<std::int64_t, StartClass>;
 
 // Every level of step_lod, compressed and ready to insert: built without the
 // database, so that the analysis can build it on a second thread.

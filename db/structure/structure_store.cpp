@@ -81,12 +81,6 @@ void create_summary_tables(Database& db) {
 
 namespace {
 
-struct PartitionTotals {
-  std::int64_t ops = 0;
-  TimeNs begin = std::numeric_limits<TimeNs>::max(), end = std::numeric_limits<TimeNs>::min();
-  TimeNs max_lateness = 0;
-};
-
 void write_meta_facts(Database& db, const structure::AnalysisReport& report,
                       const AnalysisSettings& settings, std::int64_t unmatched, int step_shift) {
   db.exec("DELETE FROM meta WHERE key LIKE 'analysis_%'");
@@ -144,6 +138,73 @@ class FirstSentMessages {
 // The store id at `index` of `ids`, or kNullRef for index -1.
 std::int64_t stored_id(const std::vector<std::int64_t>& ids, std::int32_t index) {
   return index < 0 ? kNullRef : ids[static_cast<std::size_t>(index)];
+}
+
+// One comm_event_blocks record per input op (a call split into a send and a
+// receive op is one record), in the order of the table's primary key: step
+// block by step block, and in one block process by process. SQLite then
+// appends every row at the end of its b-tree. Written process by process,
+// each process's first block went into the middle of the table, splitting
+// pages there and scattering its leaves over the file (at 16,384 processes
+// 39% of the leaf pages followed the one before them in the file; now 84%),
+// so that a window of steps read pages from all over it. The rows are the
+// same: a process's records still come in their order, each walk resuming
+// where its process's last one stopped.
+void write_comm_event_records(Database& db, const LoadedCommTrace& loaded, const StructureResult& r,
+                              const FirstSentMessages& sent_message, int step_shift, SummaryTotals& totals) {
+  const ProcessIndex processes = r.trace.process_count;
+  std::vector<structure::InputOps::Position> next(static_cast<std::size_t>(processes));
+  for (ProcessIndex p = 0; p < processes; ++p) next[static_cast<std::size_t>(p)] = r.input.process_start(p);
+  const std::int64_t last_block = std::max<std::int64_t>(r.report.global_steps - 1, 0) >> step_shift;
+  CommEventBlockWriter blocks(db, step_shift);
+  for (std::int64_t block = 0; block <= last_block; ++block) {
+    for (ProcessIndex p = 0; p < processes; ++p) {
+      std::int64_t send_half_step = kNullRef;
+      OpIndex previous_analyzed = structure::kNoOp;
+      structure::OpMetrics metrics;
+      auto& at = next[static_cast<std::size_t>(p)];
+      at = r.input.for_each_while(r.trace, at, r.input.process_end(p), [&](const structure::InputOp& op) {
+        const OpIndex a = op.analyzed;
+        const std::int32_t step = r.global_step(a);
+        // A send half is stored with its receive half, in the receive's block.
+        const std::int32_t record_step =
+            op.shares_event_with_next ? r.global_step(r.input.analyzed_op(op.index + 1)) : step;
+        if (record_step >> step_shift > block) return false;  // this process's next block
+        const auto ui = static_cast<std::size_t>(op.index);
+        // Its message: the smallest store id among those it sends and, for the
+        // first input op of an analyzed op, those the analyzed op completes.
+        // The metrics are the analyzed op's: computed once for a coalesced run.
+        std::int32_t message = sent_message.of(op.index);
+        if (a != previous_analyzed) {
+          for (std::int32_t m : r.received.of(a))
+            if (message < 0 || loaded.message_id[static_cast<std::size_t>(m)] < loaded.message_id[static_cast<std::size_t>(message)])
+              message = m;
+          // The store ids of the messages it completes are at random places too.
+          const OpIndex ahead = a + structure::LatenessMetrics::kPrefetchOps;
+          if (ahead < r.trace.op_count())
+            for (std::int32_t m : r.received.of(ahead)) __builtin_prefetch(&loaded.message_id[static_cast<std::size_t>(m)]);
+          metrics = r.metrics.all_in_op_order(a);
+        }
+        previous_analyzed = a;
+        if (op.shares_event_with_next) {
+          send_half_step = step;
+          return true;
+        }
+        const std::int32_t part = r.parts.of_op[static_cast<std::size_t>(a)];
+        blocks.add({op.event_id, op.process, loaded.region[ui], static_cast<std::int32_t>(op.kind),
+                    op.start, op.end, part, step, r.step(a), stored_id(loaded.collective_id, r.metrics.collective_of(a)),
+                    stored_id(loaded.message_id, message),
+                    send_half_step, metrics.lateness, metrics.global_lateness, metrics.diff_lateness, metrics.wait});
+        totals.add(step, op.process, part, op.start, op.end, metrics.lateness, metrics.diff_lateness, metrics.wait);
+        send_half_step = kNullRef;
+        return true;
+      });
+    }
+  }
+  blocks.finish();
+  for (ProcessIndex p = 0; p < processes; ++p)
+    if (next[static_cast<std::size_t>(p)].op != r.input.process_end(p))
+      throw Error(db.path(), "internal error: process " + std::to_string(p) + " has ops past the last step block");
 }
 
 // The page cache size for the analysis, restored afterwards. The loader reads
@@ -233,63 +294,16 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
 
   const std::int64_t step_slots = r.report.global_steps;
   const int step_shift = choose_step_shift(r.input.count(), r.trace.process_count, step_slots);
-  std::vector<MetricTotals> per_step(static_cast<std::size_t>(std::max<std::int64_t>(step_slots, 0)));
-  std::vector<MetricTotals> per_process(static_cast<std::size_t>(r.trace.process_count));
-  std::vector<PartitionTotals> per_partition(static_cast<std::size_t>(r.parts.count));
   // The view tables are built on a second thread meanwhile: they only read
   // the analysis, and the SQLite inserts stay on this one.
   const ViewTableInputs view_inputs = read_view_table_inputs(db);
   std::future<ViewTables> view_tables =
       std::async(settings.threads > 1 ? std::launch::async : std::launch::deferred,
                  [&] { return build_view_tables(view_inputs, loaded, r); });
-  {
-    const FirstSentMessages sent_message(loaded, r);
-    timer.mark("  first message of ops");
-    CommEventBlockWriter blocks(db, step_shift);
-    std::int64_t send_half_step = kNullRef;
-    OpIndex previous_analyzed = structure::kNoOp;
-    structure::OpMetrics metrics;
-    r.input.for_each(r.trace, [&](const structure::InputOp& op) {
-      const OpIndex a = op.analyzed;
-      const auto ui = static_cast<std::size_t>(op.index);
-      // Its message: the smallest store id among those it sends and, for the
-      // first input op of an analyzed op, those the analyzed op completes.
-      // The metrics are the analyzed op's: computed once for a coalesced run.
-      std::int32_t message = sent_message.of(op.index);
-      if (a != previous_analyzed) {
-        for (std::int32_t m : r.received.of(a))
-          if (message < 0 || loaded.message_id[static_cast<std::size_t>(m)] < loaded.message_id[static_cast<std::size_t>(message)])
-            message = m;
-        // The store ids of the messages it completes are at random places too.
-        const OpIndex ahead = a + structure::LatenessMetrics::kPrefetchOps;
-        if (ahead < r.trace.op_count())
-          for (std::int32_t m : r.received.of(ahead)) __builtin_prefetch(&loaded.message_id[static_cast<std::size_t>(m)]);
-        metrics = r.metrics.all_in_op_order(a);
-      }
-      previous_analyzed = a;
-      const TimeNs late = metrics.lateness, diff = metrics.diff_lateness, wait = metrics.wait;
-      const std::int32_t step = r.global_step(a);
-      const std::int32_t part = r.parts.of_op[static_cast<std::size_t>(a)];
-      if (op.shares_event_with_next) {
-        send_half_step = step;  // stored with the receive half, in the event's one record
-        return;
-      }
-      blocks.add({op.event_id, op.process, loaded.region[ui], static_cast<std::int32_t>(op.kind),
-                  op.start, op.end, part, step, r.step(a), stored_id(loaded.collective_id, r.metrics.collective_of(a)),
-                  stored_id(loaded.message_id, message),
-                  send_half_step, late, metrics.global_lateness, diff, wait});
-      send_half_step = kNullRef;
-      const TimeNs duration = op.end - op.start;
-      per_step[static_cast<std::size_t>(step)].add(late, diff, wait, duration);
-      per_process[static_cast<std::size_t>(op.process)].add(late, diff, wait, duration);
-      PartitionTotals& pt = per_partition[static_cast<std::size_t>(part)];
-      ++pt.ops;
-      pt.begin = std::min(pt.begin, op.start);
-      pt.end = std::max(pt.end, op.end);
-      pt.max_lateness = std::max(pt.max_lateness, late);
-    });
-    blocks.finish();
-  }
+  const FirstSentMessages sent_message(loaded, r);
+  timer.mark("  first message of ops");
+  SummaryTotals totals(step_slots, r.trace.process_count, r.parts.count);
+  write_comm_event_records(db, loaded, r, sent_message, step_shift, totals);
   timer.mark("  comm_event_blocks");
   const ViewTables views = view_tables.get();
   timer.mark("  wait for the view tables");
@@ -303,7 +317,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
     BatchInserter rows(db, "partitions", "", 9);
     for (std::int32_t p = 0; p < r.parts.count; ++p) {
       auto up = static_cast<std::size_t>(p);
-      const PartitionTotals& pt = per_partition[up];
+      const PartitionTotals& pt = totals.per_partition[up];
       std::array<std::int64_t, 9> row{p, r.phases.of_partition[up],
                                       structure::comm_step(r.partition_offset[up]),
                                       structure::comm_step(r.partition_offset[up] + r.partition_width[up] - 1),
@@ -326,8 +340,8 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
         first_step = std::min<std::int64_t>(first_step, structure::comm_step(r.partition_offset[ul]));
         last_step = std::max<std::int64_t>(
             last_step, structure::comm_step(r.partition_offset[ul] + r.partition_width[ul] - 1));
-        begin = std::min(begin, per_partition[ul].begin);
-        end = std::max(end, per_partition[ul].end);
+        begin = std::min(begin, totals.per_partition[ul].begin);
+        end = std::max(end, totals.per_partition[ul].end);
       }
       std::array<std::int64_t, 7> row{phase, first, last - 1, first_step, last_step, begin, end};
       rows.add(row);
@@ -335,7 +349,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
     }
     rows.flush();
   }
-  write_metric_tables(db, per_step, per_process);
+  write_metric_tables(db, totals.per_step, totals.per_process);
   write_meta_facts(db, r.report, settings, loaded.unmatched_messages, step_shift);
   write_view_facts(db, views.facts);
   timer.mark("  small tables");

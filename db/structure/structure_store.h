@@ -14,6 +14,7 @@
 #include "store/sqlite.h"
 #include "structure/analysis.h"
 #include "structure/comm_trace_loader.h"
+#include "structure/summary_totals.h"
 
 namespace weft::db {
 
@@ -38,20 +39,6 @@ void write_structure(Database& db, const LoadedCommTrace& loaded,
 
 bool has_structure(Database& db);
 
-// max and sum of the metrics over a group of events (a step or a row).
-struct MetricTotals {
-  std::int64_t ops = 0;
-  TimeNs max_lateness = 0, sum_lateness = 0, max_diff = 0, sum_diff = 0, sum_wait = 0, comm = 0;
-  void add(TimeNs late, TimeNs diff, TimeNs wait, TimeNs duration) {
-    ++ops;
-    max_lateness = std::max(max_lateness, late);
-    sum_lateness += late;
-    max_diff = std::max(max_diff, diff);
-    sum_diff += diff;
-    sum_wait += wait;
-    comm += duration;
-  }
-};
 // partition_edges: every edge of the partition DAG (MPI and task runs alike).
 void write_partition_edges(Database& db, const structure::PartitionGraph& graph, std::int32_t partitions);
 

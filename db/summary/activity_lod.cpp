@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <string>
-#include <unordered_map>
 
 #include "common/error.h"
 #include "common/int_math.h"
@@ -105,7 +104,7 @@ class BlockAccumulator {
   // The call stack sweep of ravel-style timelines: at every moment the
   // innermost running call is what the timeline shows on top.
   void add_process(std::span<const EventRecord> events,
-                   const std::unordered_map<std::int64_t, StartClass>& class_of_region) {
+                   const RegionClasses& class_of_region) {
     stack_.clear();
     TimeNs cursor = events.empty() ? 0 : events.front().start_ns;
     auto emit_to = [&](TimeNs until) {
@@ -118,8 +117,7 @@ class BlockAccumulator {
         stack_.pop_back();
       }
       emit_to(e.start_ns);
-      auto it = class_of_region.find(e.region);
-      stack_.push_back({e.end_ns, it == class_of_region.end() ? StartClass::Compute : it->second});
+      stack_.push_back({e.end_ns, class_of_region.of(e.region)});
     }
     while (!stack_.empty()) {
       emit_to(stack_.back().end);

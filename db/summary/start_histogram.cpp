@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <string>
-#include <unordered_map>
 
 #include "common/error.h"
 #include "common/int_math.h"
@@ -36,13 +35,28 @@ StartClass start_class_of(RegionKind kind) {
   return StartClass::Compute;
 }
 
-std::unordered_map<std::int64_t, StartClass> read_region_classes(Database& db) {
-  std::unordered_map<std::int64_t, StartClass> out;
+void RegionClasses::set(std::int64_t region, StartClass c) {
+  if (region < 0 || region >= kDenseRegions) {
+    sparse_[region] = c;
+    return;
+  }
+  const auto i = static_cast<std::size_t>(region);
+  if (i >= dense_.size()) dense_.resize(i + 1, static_cast<std::uint8_t>(StartClass::Compute));
+  dense_[i] = static_cast<std::uint8_t>(c);
+}
+
+StartClass RegionClasses::of_sparse(std::int64_t region) const {
+  auto it = sparse_.find(region);
+  return it == sparse_.end() ? StartClass::Compute : it->second;
+}
+
+RegionClasses read_region_classes(Database& db) {
+  RegionClasses out;
   Statement s(db, "SELECT region, kind FROM regions");
   while (s.step()) {
     std::int64_t kind = s.column_int(1);
     bool known = kind >= 0 && kind <= static_cast<std::int64_t>(RegionKind::OtherParadigm);
-    out[s.column_int(0)] = start_class_of(known ? static_cast<RegionKind>(kind) : RegionKind::Compute);
+    out.set(s.column_int(0), start_class_of(known ? static_cast<RegionKind>(kind) : RegionKind::Compute));
   }
   return out;
 }
@@ -52,20 +66,12 @@ void write_start_histogram(Database& db, std::int32_t bins) {
   const TimeNs end = std::max<TimeNs>(read_meta_int(db, "trace_end_ns"), 1);
   const TimeNs bin_ns = std::max<TimeNs>(1, ceil_div(end, bins));
 
-  // References are usually dense but need not be: a map, looked up once per run of a region.
-  const std::unordered_map<std::int64_t, StartClass> class_of_region = read_region_classes(db);
+  const RegionClasses class_of_region = read_region_classes(db);
   std::vector<std::int64_t> counts(static_cast<std::size_t>(bins) * kStartClasses, 0);
-  StartClass last_class = StartClass::Compute;
-  std::int64_t last_region = INT64_MIN;
   scan_events(db, [&](std::span<const EventRecord> batch) {
     for (const EventRecord& e : batch) {
-      if (e.region != last_region) {  // runs of one region are common: skip the lookup
-        auto it = class_of_region.find(e.region);
-        last_class = it == class_of_region.end() ? StartClass::Compute : it->second;
-        last_region = e.region;
-      }
       const auto bin = static_cast<std::size_t>(std::clamp<TimeNs>(e.start_ns / bin_ns, 0, bins - 1));
-      ++counts[bin * kStartClasses + static_cast<std::size_t>(last_class)];
+      ++counts[bin * kStartClasses + static_cast<std::size_t>(class_of_region.of(e.region))];
     }
   });
 

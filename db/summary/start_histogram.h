@@ -20,8 +20,26 @@ constexpr int kStartClasses = 6;
 const char* start_class_name(StartClass c);
 StartClass start_class_of(RegionKind kind);
 
-// Region reference -> class, from the regions table.
-std::unordered_map<std::int64_t, StartClass> read_region_classes(Database& db);
+// Region reference -> class, from the regions table; a region it does not
+// know is Compute. Looked up once per event by the level-of-detail builders,
+// so the references, dense in every importer's output, index a byte array; a
+// map holds those beyond kDenseRegions (a hand-made or damaged file's).
+class RegionClasses {
+ public:
+  static constexpr std::int64_t kDenseRegions = std::int64_t{1} << 20;
+  void set(std::int64_t region, StartClass c);
+  StartClass of(std::int64_t region) const {
+    if (region >= 0 && region < static_cast<std::int64_t>(dense_.size())) [[likely]]
+      return static_cast<StartClass>(dense_[static_cast<std::size_t>(region)]);
+    return of_sparse(region);
+  }
+
+ private:
+  StartClass of_sparse(std::int64_t region) const;
+  std::vector<std::uint8_t> dense_;  // StartClass values; Compute where unset
+  std::unordered_map<std::int64_t, StartClass> sparse_;
+};
+RegionClasses read_region_classes(Database& db);
 
 struct StartHistogram {
   TimeNs bin_ns = 1;  // bin b covers [b * bin_ns, (b + 1) * bin_ns)

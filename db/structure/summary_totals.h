@@ -1,0 +1,60 @@
+#pragma once
+// The totals behind the summary tables of an analysis (docs/schema.md:
+// step_metrics, process_metrics, partitions), gathered in one walk over the
+// stored records.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "common/types.h"
+
+namespace weft::db {
+
+// max and sum of the metrics over a group of events (a step or a row).
+struct MetricTotals {
+  std::int64_t ops = 0;
+  TimeNs max_lateness = 0, sum_lateness = 0, max_diff = 0, sum_diff = 0, sum_wait = 0, comm = 0;
+  void add(TimeNs late, TimeNs diff, TimeNs wait, TimeNs duration) {
+    ++ops;
+    max_lateness = std::max(max_lateness, late);
+    sum_lateness += late;
+    max_diff = std::max(max_diff, diff);
+    sum_diff += diff;
+    sum_wait += wait;
+    comm += duration;
+  }
+};
+
+// A partition's events and extent in time.
+struct PartitionTotals {
+  std::int64_t ops = 0;
+  TimeNs begin = std::numeric_limits<TimeNs>::max(), end = std::numeric_limits<TimeNs>::min();
+  TimeNs max_lateness = 0;
+};
+
+// Per global step, per process and per partition, of an MPI analysis.
+struct SummaryTotals {
+  SummaryTotals() = default;
+  SummaryTotals(std::int64_t steps, ProcessIndex processes, std::int32_t partitions)
+      : per_step(static_cast<std::size_t>(std::max<std::int64_t>(steps, 0))),
+        per_process(static_cast<std::size_t>(std::max<ProcessIndex>(processes, 0))),
+        per_partition(static_cast<std::size_t>(std::max(partitions, 0))) {}
+  // One stored record.
+  void add(std::int32_t step, ProcessIndex process, std::int32_t partition, TimeNs start, TimeNs end,
+           TimeNs late, TimeNs diff, TimeNs wait) {
+    per_step[static_cast<std::size_t>(step)].add(late, diff, wait, end - start);
+    per_process[static_cast<std::size_t>(process)].add(late, diff, wait, end - start);
+    PartitionTotals& pt = per_partition[static_cast<std::size_t>(partition)];
+    ++pt.ops;
+    pt.begin = std::min(pt.begin, start);
+    pt.end = std::max(pt.end, end);
+    pt.max_lateness = std::max(pt.max_lateness, late);
+  }
+
+  std::vector<MetricTotals> per_step;
+  std::vector<MetricTotals> per_process;
+  std::vector<PartitionTotals> per_partition;
+};
+
+}  // namespace weft::db

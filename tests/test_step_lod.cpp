@@ -1,0 +1,149 @@
+// The logical timeline's level of detail (db/structure/step_lod.h): every
+// finest cell holds the quantized maxima and the class set of its items,
+// whatever order the items come in (an MPI analysis gives them process by
+// process; a task analysis need not), and region classes are looked up
+// through RegionClasses.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "store/sqlite.h"
+#include "structure/step_lod.h"
+#include "summary/start_histogram.h"
+#include "weft_test_db.h"
+
+using namespace weft;
+
+namespace {
+
+constexpr std::int64_t kRows = 3000;  // over 1,024 blocks: the finest level has blocks of 4 rows
+constexpr std::int64_t kSteps = 40;
+
+db::RegionClasses test_classes() {
+  db::RegionClasses c;
+  c.set(0, db::StartClass::Send);
+  c.set(1, db::StartClass::Receive);
+  c.set(2, db::StartClass::Wait);
+  c.set(std::int64_t{1} << 40, db::StartClass::Collective);  // beyond the dense range
+  return c;
+}
+
+// Items on random rows and steps, with some out of range (dropped), regions
+// 0..2, one far beyond the dense range and one unknown (Compute).
+std::vector<db::StepLodItem> random_items() {
+  std::mt19937_64 rng(7);
+  std::vector<db::StepLodItem> items;
+  const std::array<std::int64_t, 5> regions{0, 1, 2, std::int64_t{1} << 40, 99};
+  for (int i = 0; i < 6000; ++i) {
+    db::StepLodItem it;
+    it.row = static_cast<std::int64_t>(rng() % (kRows + 2)) - 1;
+    it.step = static_cast<std::int64_t>(rng() % (kSteps + 2)) - 1;
+    it.lateness = static_cast<TimeNs>(rng() % 100000);
+    it.diff_lateness = static_cast<TimeNs>(rng() % 3 == 0 ? 0 : rng() % 5000);
+    it.global_lateness = static_cast<TimeNs>(rng() % 200000);
+    it.duration = static_cast<TimeNs>(1 + rng() % 70000);
+    it.region = regions[rng() % regions.size()];
+    items.push_back(it);
+  }
+  return items;
+}
+
+db::StepLodTiles build(const std::vector<db::StepLodItem>& items) {
+  return db::build_step_lod(kRows, kSteps, [&](const auto& emit) {
+    for (const db::StepLodItem& it : items) emit(it);
+  }, test_classes());
+}
+
+std::vector<std::uint8_t> tile_bytes(const db::StepLodTiles& lod) {
+  std::vector<std::uint8_t> out;
+  for (const auto& t : lod.tiles.tiles) {
+    for (std::int64_t v : {std::int64_t{t.plevel}, std::int64_t{t.tlevel}, t.block, t.tile})
+      out.push_back(static_cast<std::uint8_t>(v));
+    out.insert(out.end(), lod.tiles.bytes.begin() + static_cast<std::ptrdiff_t>(t.offset),
+               lod.tiles.bytes.begin() + static_cast<std::ptrdiff_t>(t.offset + t.size));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(RegionClasses, DenseSparseAndUnknownRegions) {
+  const db::RegionClasses c = test_classes();
+  EXPECT_EQ(c.of(0), db::StartClass::Send);
+  EXPECT_EQ(c.of(2), db::StartClass::Wait);
+  EXPECT_EQ(c.of(3), db::StartClass::Compute);  // never set
+  EXPECT_EQ(c.of(-5), db::StartClass::Compute);
+  EXPECT_EQ(c.of(std::int64_t{1} << 40), db::StartClass::Collective);
+  EXPECT_EQ(c.of((std::int64_t{1} << 40) + 1), db::StartClass::Compute);
+}
+
+TEST(StepLod, FinestCellsAreTheQuantizedMaximaOfTheirItemsInAnyOrder) {
+  std::vector<db::StepLodItem> items = random_items();
+  std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.row < b.row; });
+  const db::StepLodTiles sorted = build(items);
+  const db::StepLodLayout& l = sorted.layout;
+  ASSERT_EQ(l.min_plevel, 2);
+  ASSERT_EQ(l.min_slevel, 0);
+
+  // Reversed rows take the path for items behind the current block; shuffled
+  // ones both paths. The stored bytes are the same.
+  std::vector<db::StepLodItem> reversed(items.rbegin(), items.rend());
+  EXPECT_EQ(tile_bytes(build(reversed)), tile_bytes(sorted));
+  std::vector<db::StepLodItem> shuffled = items;
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(11));
+  EXPECT_EQ(tile_bytes(build(shuffled)), tile_bytes(sorted));
+
+  // The expected cells, item by item from the definition.
+  db::StepLodMaxima max;
+  for (const auto& it : items) {
+    max.lateness = std::max(max.lateness, it.lateness);
+    max.diff_lateness = std::max(max.diff_lateness, it.diff_lateness);
+    max.global_lateness = std::max(max.global_lateness, it.global_lateness);
+    max.duration = std::max(max.duration, it.duration);
+  }
+  const db::RegionClasses classes = test_classes();
+  const std::int64_t blocks = l.blocks(l.min_plevel);
+  std::vector<std::array<std::uint8_t, db::kStepLodCellBytes>> expected(static_cast<std::size_t>(blocks * kSteps));
+  int kept = 0;
+  for (const auto& it : items) {
+    if (it.row < 0 || it.row >= kRows || it.step < 0 || it.step >= kSteps) continue;
+    ++kept;
+    auto& cell = expected[static_cast<std::size_t>((it.row >> l.min_plevel) * kSteps + it.step)];
+    const std::array<TimeNs, 4> values{it.lateness, it.diff_lateness, it.global_lateness, it.duration};
+    const std::array<TimeNs, 4> maxima{max.lateness, max.diff_lateness, max.global_lateness, max.duration};
+    for (std::size_t f = 0; f < 4; ++f)
+      cell[f] = std::max(cell[f], db::quantize_metric(values[f], maxima[f]));
+    cell[db::kLodClasses] |= static_cast<std::uint8_t>(1u << static_cast<int>(classes.of(it.region)));
+  }
+  ASSERT_GT(kept, 5000);
+  ASSERT_LT(kept, 6000);  // some items fell outside the rows or steps
+
+  const std::string path = weft::testing::temp_weft_path("step_lod_cells");
+  db::Database db(path, db::Database::Mode::Create);
+  {
+    db::Transaction tx(db, "BEGIN IMMEDIATE");
+    db.exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value)");
+    db.exec("CREATE TABLE IF NOT EXISTS processes(process INTEGER PRIMARY KEY)");
+    db::write_step_lod(db, sorted);
+    tx.commit();
+  }
+  db::StepLod lod(db);
+  db::StepLodCells cells;
+  lod.read(l.min_plevel, l.min_slevel, 0, kSteps - 1, 0, static_cast<ProcessIndex>(kRows - 1), cells);
+  ASSERT_EQ(cells.grid.rows, blocks);
+  ASSERT_EQ(cells.grid.columns, kSteps);
+  int mismatches = 0, occupied = 0;
+  for (std::int64_t b = 0; b < blocks; ++b)
+    for (std::int64_t s = 0; s < kSteps; ++s) {
+      const std::uint8_t* got = cells.grid.at(b, s);
+      const auto& want = expected[static_cast<std::size_t>(b * kSteps + s)];
+      if (want[db::kLodClasses] != 0) ++occupied;
+      if (!std::equal(want.begin(), want.end(), got)) ++mismatches;
+    }
+  EXPECT_EQ(mismatches, 0);
+  EXPECT_GT(occupied, 3000);
+}
