@@ -1,16 +1,22 @@
 // comm_event_blocks (db/structure/comm_event_blocks.h, written by
 // db/structure/structure_store.cpp): one row per (step block, process) run of
-// a process's records. The writer fills the table step block by step block,
-// resuming each process where its last block stopped; a split MPI_Sendrecv
-// (a send and a receive op on one event) is one record, stored in its receive
-// half's block even when its send half is in the block before.
+// a process's records, keyed by a rowid in (step block, process, first event)
+// order. The writer fills the table step block by step block, resuming each
+// process where its last block stopped; a split MPI_Sendrecv (a send and a
+// receive op on one event) is one record, stored in its receive half's block
+// even when its send half is in the block before. A logical-timeline window
+// reads the same events through the key and, in a file analyzed before the
+// key, through the old table's columns.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "store/sqlite.h"
+#include "structure/logical_window.h"
 #include "structure/structure_store.h"
 #include "weft_test_db.h"
 
@@ -71,6 +77,23 @@ TEST(CommEventBlocks, RowsHoldEachRecordOnceInItsReceiveHalfsBlock) {
     // Rows: every record of the row in the row's block; a process's rows
     // cover disjoint, increasing event id ranges, all of its calls.
     std::map<std::int64_t, std::int64_t> next_id, records;
+    // The key: rowid order is (step block, process, first event) order.
+    const std::int64_t key_rows = db.query_int("SELECT value FROM meta WHERE key = 'analysis_block_key_rows'");
+    EXPECT_EQ(key_rows, kProcesses);
+    {
+      db::Statement by_key = db.prepare("SELECT block, step_block, process, first_id FROM comm_event_blocks ORDER BY block");
+      std::int64_t previous_pair = -1, previous_first = -1;
+      int rows_seen = 0;
+      while (by_key.step()) {
+        const std::int64_t pair = by_key.column_int(1) * key_rows + by_key.column_int(2);
+        EXPECT_EQ(by_key.column_int(0) >> db::CommEventBlockKey::kPairShift, pair) << threads;
+        EXPECT_TRUE(pair > previous_pair || (pair == previous_pair && by_key.column_int(3) > previous_first)) << threads;
+        previous_pair = pair;
+        previous_first = by_key.column_int(3);
+        ++rows_seen;
+      }
+      EXPECT_GT(rows_seen, 10);
+    }
     db::Statement rows = db.prepare(
         "SELECT step_block, process, first_id, last_id, count, first_step, last_step FROM comm_event_blocks"
         " ORDER BY process, first_id");
@@ -101,4 +124,60 @@ TEST(CommEventBlocks, RowsHoldEachRecordOnceInItsReceiveHalfsBlock) {
               0)
         << threads;
   }
+}
+
+namespace {
+
+// Every event of a logical-timeline window, as "event:process:step" lines.
+std::vector<std::string> window_events(db::Database& db, const db::StepWindow& w) {
+  db::LogicalWindowQuery query(db);
+  db::StepEvents events;
+  query.read_events(w, events);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < events.event.size(); ++i)
+    out.push_back(std::to_string(events.event[i]) + ":" + std::to_string(events.process[i]) + ":" +
+                  std::to_string(events.step[i]));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST(CommEventBlocks, AWindowReadsItsEventsByTheKeyAndFromAFileAnalyzedBeforeIt) {
+  const std::string path = weft::testing::temp_weft_path("sendrecv_ring_window");
+  weft::testing::write_test_weft(path, sendrecv_ring());
+  db::Database db(path, db::Database::Mode::ReadWrite);
+  db::analyze_run(db, db::AnalysisSettings{});
+  const std::int64_t shift = db.query_int("SELECT value FROM meta WHERE key = 'analysis_step_shift'");
+  // Windows inside one step block, across blocks, on one process, past the
+  // run's last step and process.
+  const std::vector<db::StepWindow> windows{{0, 100, 0, 2}, {(1 << shift) - 7, (3 << shift) + 5, 1, 2},
+                                            {200, 2000, 1, 1}, {(4 << shift) + 3, 1 << 30, 0, 50}};
+  std::vector<std::vector<std::string>> by_key;
+  for (const db::StepWindow& w : windows) {
+    by_key.push_back(window_events(db, w));
+    // Exactly the events in the window, from the comm_events view.
+    const std::int64_t expected = db.query_int(
+        "SELECT count(*) FROM comm_events WHERE step BETWEEN " + std::to_string(w.s0) + " AND " +
+        std::to_string(w.s1) + " AND process BETWEEN " + std::to_string(w.p0) + " AND " + std::to_string(w.p1));
+    EXPECT_EQ(static_cast<std::int64_t>(by_key.back().size()), expected) << w.s0 << ".." << w.s1;
+    EXPECT_GT(expected, 0) << w.s0 << ".." << w.s1;
+  }
+
+  // The table as an analysis before the key wrote it: keyed WITHOUT ROWID
+  // by its columns, and no analysis_block_key_rows.
+  db.exec(R"sql(
+    CREATE TABLE old_blocks(
+      step_block INTEGER NOT NULL, process INTEGER NOT NULL, first_id INTEGER NOT NULL,
+      last_id INTEGER NOT NULL, count INTEGER NOT NULL,
+      first_step INTEGER NOT NULL, last_step INTEGER NOT NULL, data BLOB NOT NULL,
+      PRIMARY KEY(step_block, process, first_id)) WITHOUT ROWID;
+    INSERT INTO old_blocks SELECT step_block, process, first_id, last_id, count, first_step, last_step, data
+      FROM comm_event_blocks;
+    DROP TABLE comm_event_blocks;
+    ALTER TABLE old_blocks RENAME TO comm_event_blocks;
+    CREATE INDEX comm_event_blocks_by_process ON comm_event_blocks(process, first_id);
+    DELETE FROM meta WHERE key = 'analysis_block_key_rows';
+  )sql");
+  for (std::size_t i = 0; i < windows.size(); ++i) EXPECT_EQ(window_events(db, windows[i]), by_key[i]) << i;
 }

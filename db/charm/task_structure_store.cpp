@@ -114,22 +114,24 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
   Transaction tx(db, "BEGIN IMMEDIATE");
   create_structure_tables(db);
 
-  // comm_event_blocks: grouped by row, each row's events by (step, time).
+  // comm_event_blocks: a row's events by (step, time), step block by step
+  // block and in one row by row, the table's key order (CommEventBlockKey).
+  const int step_shift = choose_step_shift(static_cast<std::int64_t>(n), rows, steps);
   std::vector<EventIndex> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](EventIndex a, EventIndex b) {
     const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+    if (r.step[ua] >> step_shift != r.step[ub] >> step_shift) return r.step[ua] >> step_shift < r.step[ub] >> step_shift;
     if (r.row[ua] != r.row[ub]) return r.row[ua] < r.row[ub];
     if (r.step[ua] != r.step[ub]) return r.step[ua] < r.step[ub];
     return a < b;
   });
-  const int step_shift = choose_step_shift(static_cast<std::int64_t>(n), rows, steps);
   std::vector<MetricTotals> per_step(static_cast<std::size_t>(std::max<std::int64_t>(steps, 0)));
   std::vector<MetricTotals> per_row(static_cast<std::size_t>(rows));
   std::vector<PhaseSpan> per_phase(static_cast<std::size_t>(s.phases.count));
   TimeNs max_late = 0, max_global = 0, max_diff = 0, max_wait = 0;
   {
-    CommEventBlockWriter blocks(db, step_shift);
+    CommEventBlockWriter blocks(db, step_shift, rows, steps);
     for (EventIndex e : order) {
       const auto ue = static_cast<std::size_t>(e);
       const auto b = static_cast<std::size_t>(t.event_block[ue]);
@@ -268,6 +270,7 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
   write_meta_ints(db, {{"analysis_partitions", s.phases.count},
                        {"analysis_communication_events", static_cast<std::int64_t>(n)},
                        {"analysis_step_shift", step_shift},
+                       {"analysis_block_key_rows", rows},
                        {"analysis_reorder", settings.reorder ? 1 : 0},
                        {"analysis_logical_rows", rows},
                        {"analysis_one_sided_messages", loaded.creations_outside_executions},

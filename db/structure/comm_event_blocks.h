@@ -4,6 +4,7 @@
 // the packed records of that process's events whose global step lies in the
 // block, so a logical-timeline window (steps x processes) is one range scan
 // and the analysis writes a few thousand rows instead of one per event.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -18,10 +19,41 @@ namespace weft::db {
 constexpr std::int64_t kCommEventsPerBlock = 128;
 int choose_step_shift(std::int64_t events, std::int64_t processes, std::int64_t step_slots);
 
+// comm_event_blocks' rowid, `block`: (step_block * rows + row) << kPairShift
+// | n, where rows is the run's count of rows (processes, or chares of a task
+// run; meta analysis_block_key_rows) and n the count of records written
+// before the row's first (distinct per row, and under 2^31: no analysis has
+// more events). Rowid order is (step block, row, first event) order, so a
+// window of steps and rows is a range of rowids, and a writer that goes step
+// block by step block appends every row at the end of the table's b-tree.
+// Keyed WITHOUT ROWID by those columns, the table rebalanced its pages two or
+// three times each as they filled (SQLite appends without rebalancing only to
+// rowid tables): a third of the instructions of inserting the rows.
+struct CommEventBlockKey {
+  static constexpr int kPairShift = 31;
+  static constexpr std::int64_t kMaxPairs = std::int64_t{1} << 32;  // the key stays under 2^63
+  std::int64_t rows = 1;
+  // The smallest and largest keys of (step_block, row) pairs, clamped to the
+  // key's range: a window may reach past the run.
+  std::int64_t first(std::int64_t step_block, std::int64_t row) const { return pair(step_block, row) << kPairShift; }
+  std::int64_t last(std::int64_t step_block, std::int64_t row) const {
+    return first(step_block, row) | ((std::int64_t{1} << kPairShift) - 1);
+  }
+  std::int64_t pair(std::int64_t step_block, std::int64_t row) const {
+    if (step_block < 0 || row < 0) return 0;
+    if (step_block >= kMaxPairs / rows) return kMaxPairs - 1;
+    return std::min(step_block * rows + row, kMaxPairs - 1);
+  }
+};
+
 class CommEventBlockWriter {
  public:
-  CommEventBlockWriter(Database& db, int step_shift);
-  // Events must arrive grouped by process, in event id order within one.
+  // `rows`: processes (MPI) or chares (task runs); every event's process is
+  // below it. Throws weft::Error if the run's step blocks times its rows do
+  // not fit the key (choose_step_shift keeps them under 2^26).
+  CommEventBlockWriter(Database& db, int step_shift, std::int64_t rows, std::int64_t step_slots);
+  // Events must arrive grouped by process, in event id order within one;
+  // best in step block order (then SQLite appends each row).
   void add(const CommEventRecord& event);
   // Writes the last block.
   void finish();
@@ -30,6 +62,7 @@ class CommEventBlockWriter {
   void flush();
 
   int step_shift_;
+  CommEventBlockKey key_;
   Statement insert_;
   // The block being built: its events encoded as they come, and the row's
   // other columns.
@@ -38,6 +71,7 @@ class CommEventBlockWriter {
   ProcessIndex process_ = 0;
   EventId first_event_ = 0, last_event_ = 0;
   std::int64_t first_step_ = 0, last_step_ = 0;  // the smallest and largest step
+  std::int64_t records_ = 0, first_record_ = 0;  // records written; the block's first
 };
 
 }  // namespace weft::db

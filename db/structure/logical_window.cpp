@@ -1,22 +1,39 @@
 #include "structure/logical_window.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "common/error.h"
 #include "store/block_codec.h"
 #include "store/meta.h"
+#include "structure/comm_event_blocks.h"
 #include "structure/message_step_blocks.h"
 
 namespace weft::db {
 
 namespace {
 
-// comm_event_blocks' primary key (step_block, process, first_id) makes a
-// window a range scan per step block.
+// comm_event_blocks' rowid (CommEventBlockKey) makes a window one range of
+// rowids: from the first process's first block to the last's last; the
+// processes outside the window in the step blocks between are skipped.
 constexpr const char* kEventsSql =
     "SELECT process, data FROM comm_event_blocks"
+    " WHERE block BETWEEN ?5 AND ?6 AND step_block BETWEEN ?1 AND ?2 AND process BETWEEN ?3 AND ?4";
+// Files analyzed before the rowid key have the table keyed WITHOUT ROWID by
+// (step_block, process, first_id), which serves the same window.
+constexpr const char* kEventsWithoutKeySql =
+    "SELECT process, data FROM comm_event_blocks"
     " WHERE step_block BETWEEN ?1 AND ?2 AND process BETWEEN ?3 AND ?4";
+
+// The key of the run's comm_event_blocks, or none for a file analyzed before it.
+std::optional<CommEventBlockKey> block_key(Database& db) {
+  const std::optional<std::int64_t> rows = find_meta_int(db, "analysis_block_key_rows");
+  if (!rows) return std::nullopt;
+  if (*rows < 1 || *rows > (std::int64_t{1} << 31))
+    throw Error(db.path(), "meta analysis_block_key_rows is out of range");
+  return CommEventBlockKey{*rows};
+}
 
 }  // namespace
 
@@ -90,7 +107,8 @@ void StepMessages::clear() {
 
 LogicalWindowQuery::LogicalWindowQuery(Database& db)
     : db_(require_logical_structure(db)),
-      events_stmt_(db_, kEventsSql),
+      key_(block_key(db_)),
+      events_stmt_(db_, key_ ? kEventsSql : kEventsWithoutKeySql),
       messages_(db_) {
   const std::string hint = "re-run `weft analyze " + db_.path() + "`";
   step_shift_ = static_cast<int>(read_meta_int(db_, "analysis_step_shift", hint));
@@ -107,10 +125,16 @@ LogicalWindowQuery::LogicalWindowQuery(Database& db)
 void LogicalWindowQuery::read_events(const StepWindow& w, StepEvents& out) {
   out.clear();
   if (w.s1 < w.s0 || w.p1 < w.p0) return;
-  events_stmt_.bind(1, std::max<std::int64_t>(w.s0, 0) >> step_shift_);
-  events_stmt_.bind(2, std::max<std::int64_t>(w.s1, 0) >> step_shift_);
+  const std::int64_t b0 = std::max<std::int64_t>(w.s0, 0) >> step_shift_;
+  const std::int64_t b1 = std::max<std::int64_t>(w.s1, 0) >> step_shift_;
+  events_stmt_.bind(1, b0);
+  events_stmt_.bind(2, b1);
   events_stmt_.bind(3, static_cast<std::int64_t>(w.p0));
   events_stmt_.bind(4, static_cast<std::int64_t>(w.p1));
+  if (key_) {
+    events_stmt_.bind(5, key_->first(b0, w.p0));
+    events_stmt_.bind(6, key_->last(b1, w.p1));
+  }
   auto narrow = [](std::int64_t v) { return static_cast<std::int32_t>(v); };
   while (events_stmt_.step()) {
     scratch_.clear();

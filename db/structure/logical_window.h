@@ -4,11 +4,13 @@
 // and the message lines crossing it (message_step_blocks). One range scan per
 // query, so the cost follows the window, not the run.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "common/types.h"
 #include "store/records.h"
 #include "store/sqlite.h"
+#include "structure/comm_event_blocks.h"
 #include "structure/message_step_blocks.h"
 
 namespace weft::db {
@@ -77,6 +79,7 @@ class LogicalWindowQuery {
  private:
   Database& db_;
   StructureFacts facts_;
+  std::optional<CommEventBlockKey> key_;  // none: a file analyzed before the key
   int step_shift_ = 0;  // step_block = step >> step_shift_
   Statement events_stmt_;
   MessageStepReader messages_;

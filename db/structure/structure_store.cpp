@@ -41,15 +41,16 @@ void drop_structure_tables(Database& db) {
 
 void create_structure_tables(Database& db) {
   drop_structure_tables(db);
-  // The index exists before the rows: they arrive in (process, first_id)
-  // order, so it only appends, where building it afterwards would read the
-  // whole table back (from the WAL, once the cache has spilled it).
+  // The index exists before the rows: its entries are small and stay in the
+  // cache, where building it afterwards would read the whole table back
+  // (from the file, once the cache has spilled it). `block` is the rowid
+  // (CommEventBlockKey).
   db.exec(R"sql(
     CREATE TABLE comm_event_blocks(
+      block INTEGER PRIMARY KEY,
       step_block INTEGER NOT NULL, process INTEGER NOT NULL, first_id INTEGER NOT NULL,
       last_id INTEGER NOT NULL, count INTEGER NOT NULL,
-      first_step INTEGER NOT NULL, last_step INTEGER NOT NULL, data BLOB NOT NULL,
-      PRIMARY KEY(step_block, process, first_id)) WITHOUT ROWID;
+      first_step INTEGER NOT NULL, last_step INTEGER NOT NULL, data BLOB NOT NULL);
     CREATE INDEX comm_event_blocks_by_process ON comm_event_blocks(process, first_id);
   )sql");
 }
@@ -82,7 +83,8 @@ void create_summary_tables(Database& db) {
 namespace {
 
 void write_meta_facts(Database& db, const structure::AnalysisReport& report,
-                      const AnalysisSettings& settings, std::int64_t unmatched, int step_shift) {
+                      const AnalysisSettings& settings, std::int64_t unmatched, int step_shift,
+                      ProcessIndex processes) {
   db.exec("DELETE FROM meta WHERE key LIKE 'analysis_%'");
   write_meta_text(db, "analysis_kind", "mpi");
   Statement put = db.prepare("INSERT OR REPLACE INTO meta VALUES (?, ?)");
@@ -94,6 +96,7 @@ void write_meta_facts(Database& db, const structure::AnalysisReport& report,
   for (const auto& [key, value] : structure::report_facts(report)) fact(key, std::to_string(value));
   fact("one_sided_messages", std::to_string(unmatched));
   fact("step_shift", std::to_string(step_shift));
+  fact("block_key_rows", std::to_string(processes));
   fact("isend_coalescing", settings.options.isend_coalescing ? "1" : "0");
   fact("leap_merge", settings.options.leap_merge ? "1" : "0");
   fact("leap_force", settings.options.leap_force ? "1" : "0");
@@ -142,21 +145,21 @@ std::int64_t stored_id(const std::vector<std::int64_t>& ids, std::int32_t index)
 
 // One comm_event_blocks record per input op (a call split into a send and a
 // receive op is one record), in the order of the table's primary key: step
-// block by step block, and in one block process by process. SQLite then
-// appends every row at the end of its b-tree. Written process by process,
-// each process's first block went into the middle of the table, splitting
-// pages there and scattering its leaves over the file (at 16,384 processes
-// 39% of the leaf pages followed the one before them in the file; now 84%),
-// so that a window of steps read pages from all over it. The rows are the
-// same: a process's records still come in their order, each walk resuming
-// where its process's last one stopped.
+// block by step block, and in one block process by process (its key,
+// CommEventBlockKey). SQLite then appends every row at the end of its b-tree.
+// Written process by process, each process's first block went into the
+// middle of the table, splitting pages there and scattering its leaves over
+// the file (at 16,384 processes 39% of the leaf pages followed the one before
+// them in the file; now 99%), so that a window of steps read pages from all
+// over it. The rows are the same: a process's records still come in their
+// order, each walk resuming where its process's last one stopped.
 void write_comm_event_records(Database& db, const LoadedCommTrace& loaded, const StructureResult& r,
                               const FirstSentMessages& sent_message, int step_shift, SummaryTotals& totals) {
   const ProcessIndex processes = r.trace.process_count;
   std::vector<structure::InputOps::Position> next(static_cast<std::size_t>(processes));
   for (ProcessIndex p = 0; p < processes; ++p) next[static_cast<std::size_t>(p)] = r.input.process_start(p);
   const std::int64_t last_block = std::max<std::int64_t>(r.report.global_steps - 1, 0) >> step_shift;
-  CommEventBlockWriter blocks(db, step_shift);
+  CommEventBlockWriter blocks(db, step_shift, processes, r.report.global_steps);
   for (std::int64_t block = 0; block <= last_block; ++block) {
     for (ProcessIndex p = 0; p < processes; ++p) {
       std::int64_t send_half_step = kNullRef;
@@ -350,7 +353,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
     rows.flush();
   }
   write_metric_tables(db, totals.per_step, totals.per_process);
-  write_meta_facts(db, r.report, settings, loaded.unmatched_messages, step_shift);
+  write_meta_facts(db, r.report, settings, loaded.unmatched_messages, step_shift, r.trace.process_count);
   write_view_facts(db, views.facts);
   timer.mark("  small tables");
   tx.commit();
