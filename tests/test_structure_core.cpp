@@ -453,3 +453,93 @@ TEST(StrideSweep, AMessageSentFromAWaitPassesOnTheStrideBeforeTheWait) {
   EXPECT_EQ(res.stride[static_cast<std::size_t>(w0)], 0);
   EXPECT_EQ(res.stride[static_cast<std::size_t>(s1)], 2);
 }
+
+// --- The partition graph carried through merges and renumberings ---
+
+namespace {
+
+// `processes` processes of `ops` ops each, starting at random times, and a
+// random partition of each op among `count` (cycles between partitions are
+// likely: the process orders disagree).
+struct RandomPartitions {
+  CommTrace trace;
+  Partitioning parts;
+};
+RandomPartitions random_partitions(std::uint32_t seed, std::int32_t processes, std::int32_t ops, std::int32_t count) {
+  std::uint64_t x = seed * 2654435761u + 1;
+  auto next = [&] {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::uint32_t>(x >> 33);
+  };
+  TraceBuilder b(processes);
+  RandomPartitions r;
+  for (ProcessIndex p = 0; p < processes; ++p) {
+    TimeNs t = next() % 50;
+    for (std::int32_t i = 0; i < ops; ++i, t += 1 + next() % 7) {
+      b.op(p, t, t + 1, OpKind::Send);
+      r.parts.of_op.push_back(static_cast<std::int32_t>(next() % static_cast<std::uint32_t>(count)));
+    }
+  }
+  r.trace = b.build();
+  r.parts.count = count;
+  return r;
+}
+
+void expect_same_graph(const PartitionGraph& a, const PartitionGraph& b, const char* when) {
+  EXPECT_EQ(a.succ_first, b.succ_first) << when;
+  EXPECT_EQ(a.succ, b.succ) << when;
+  EXPECT_EQ(a.pred_first, b.pred_first) << when;
+  EXPECT_EQ(a.pred, b.pred) << when;
+}
+
+}  // namespace
+
+// Each pass keeps `graph` equal to what build_partition_graph gives for the
+// partitions it leaves, and numbers them as the passes working from the ops
+// do (merge_strongly_connected(trace, parts), then a topological order).
+TEST(PartitionGraph, MergesAndRenumberingsCarryTheGraphTheOpsWouldGive) {
+  int with_cycles = 0;
+  for (std::uint32_t seed = 1; seed <= 40; ++seed) {
+    RandomPartitions r = random_partitions(seed, 2 + static_cast<std::int32_t>(seed % 5), 12, 4 + static_cast<std::int32_t>(seed % 9));
+    const CommTrace& t = r.trace;
+    Partitioning from_ops = r.parts;
+    const std::int32_t merged_from_ops = merge_strongly_connected(t, from_ops);
+    if (merged_from_ops > 0) ++with_cycles;
+
+    Partitioning parts = r.parts;
+    PartitionGraph graph = build_partition_graph(t, parts);
+    EXPECT_EQ(merge_strongly_connected(parts, graph), merged_from_ops) << seed;
+    EXPECT_EQ(parts.count, from_ops.count) << seed;
+    EXPECT_EQ(parts.of_op, from_ops.of_op) << seed;
+    expect_same_graph(graph, build_partition_graph(t, parts), "after the cycle merge");
+
+    order_partitions_topologically(t, parts, graph);
+    expect_same_graph(graph, build_partition_graph(t, parts), "after the order");
+    for (std::int32_t p = 0; p < parts.count; ++p)
+      for (std::int32_t s : graph.successors(p)) EXPECT_LT(p, s) << seed;
+    // Ordering again changes nothing.
+    const std::vector<std::int32_t> ordered = parts.of_op;
+    order_partitions_topologically(t, parts, graph);
+    EXPECT_EQ(parts.of_op, ordered) << seed;
+
+    // Both at once, as the leap merge recomputes, from the original partitions.
+    Partitioning both = r.parts;
+    PartitionGraph both_graph = build_partition_graph(t, both);
+    Partitioning apart = r.parts;
+    PartitionGraph apart_graph = build_partition_graph(t, apart);
+    EXPECT_EQ(merge_cycles_and_order(t, both, both_graph), merged_from_ops) << seed;
+    merge_strongly_connected(apart, apart_graph);
+    order_partitions_topologically(t, apart, apart_graph);
+    EXPECT_EQ(both.of_op, apart.of_op) << seed;
+    expect_same_graph(both_graph, build_partition_graph(t, both), "after both");
+
+    // Any merging relabel, as a leap merge's union of partitions.
+    std::vector<std::int32_t> label(static_cast<std::size_t>(parts.count));
+    for (std::size_t p = 0; p < label.size(); ++p) label[p] = static_cast<std::int32_t>(p / 2);
+    const std::int32_t halves = (parts.count + 1) / 2;
+    const PartitionGraph halved = relabeled_graph(graph, label, halves);
+    relabel_partitions(parts, label, halves);
+    expect_same_graph(halved, build_partition_graph(t, parts), "after a merging relabel");
+  }
+  EXPECT_GT(with_cycles, 10);  // the cycle merge had work to do
+}

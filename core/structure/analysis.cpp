@@ -86,12 +86,15 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
       std::async(options.threads > 1 ? std::launch::async : std::launch::deferred,
                  [&t] { return OpIndexes{index_received_messages(t), CollectiveOfOps(t)}; });
 
-  report.cycle_merged_partitions = merge_strongly_connected(t, r.parts);
+  // The partition graph is built from the ops once; the merges and
+  // renumberings carry it along.
+  r.graph = build_partition_graph(t, r.parts);
+  report.cycle_merged_partitions = merge_strongly_connected(r.parts, r.graph);
   timer.mark("cycle merge");
   if (options.leap_merge && t.segment.empty())
-    report.leaps = merge_by_leap(t, r.parts, options.leap_force);
+    report.leaps = merge_by_leap(t, r.parts, r.graph, options.leap_force);
   timer.mark("leap merge");
-  r.graph = order_partitions_topologically(t, r.parts);
+  order_partitions_topologically(t, r.parts, r.graph);
   report.partitions = r.parts.count;
   timer.mark("topological order");
 

@@ -12,8 +12,8 @@ constexpr TimeNs kFar = std::numeric_limits<TimeNs>::max() / (2 * kBackwardMerge
 
 class LeapMerger {
  public:
-  LeapMerger(const CommTrace& t, Partitioning& parts, bool force)
-      : t_(t), parts_(parts), force_(force), seen_(static_cast<std::size_t>(t.process_count), 0) {
+  LeapMerger(const CommTrace& t, Partitioning& parts, PartitionGraph& graph, bool force)
+      : t_(t), parts_(parts), graph_(graph), force_(force), seen_(static_cast<std::size_t>(t.process_count), 0) {
     for (ProcessIndex p = 0; p < t.process_count; ++p)
       if (t.end_op(p) > t.first_op(p)) ++communicating_;
   }
@@ -53,8 +53,7 @@ class LeapMerger {
 
  private:
   void recompute() {
-    merge_strongly_connected(t_, parts_);
-    graph_ = order_partitions_topologically(t_, parts_);
+    merge_cycles_and_order(t_, parts_, graph_);
     leap_ = compute_leaps(graph_, parts_.count);
     runs_ = collect_runs(t_, parts_);
     leap_count_ = parts_.count ? *std::max_element(leap_.begin(), leap_.end()) + 1 : 0;
@@ -172,16 +171,17 @@ class LeapMerger {
     std::int32_t count = 0;
     std::vector<std::int32_t> label = std::move(sets).labels(&count);
     relabel_partitions(parts_, label, count);
+    graph_ = relabeled_graph(graph_, label, count);
   }
 
   const CommTrace& t_;
   Partitioning& parts_;
+  PartitionGraph& graph_;  // of parts_
   bool force_;
   LeapMergeStats stats_;
   std::int32_t communicating_ = 0;
   std::vector<std::uint32_t> seen_;
   std::uint32_t epoch_ = 0;
-  PartitionGraph graph_;
   std::vector<std::int32_t> leap_;
   std::int32_t leap_count_ = 0;
   std::vector<std::int32_t> leap_first_, leap_members_;
@@ -199,8 +199,8 @@ std::vector<std::int32_t> compute_leaps(const PartitionGraph& g, std::int32_t pa
   return leap;
 }
 
-LeapMergeStats merge_by_leap(const CommTrace& trace, Partitioning& parts, bool force) {
-  return LeapMerger(trace, parts, force).run();
+LeapMergeStats merge_by_leap(const CommTrace& trace, Partitioning& parts, PartitionGraph& graph, bool force) {
+  return LeapMerger(trace, parts, graph, force).run();
 }
 
 }  // namespace weft::structure

@@ -30,8 +30,9 @@ struct LeapMergeStats {
 // outgoing one before a partition merges backward ("an order of magnitude").
 constexpr std::int64_t kBackwardMergeFactor = 10;
 
-// `parts` must be a DAG (after merge_strongly_connected); it stays one.
-LeapMergeStats merge_by_leap(const CommTrace& trace, Partitioning& parts, bool force);
+// `parts` must be a DAG in topological order (after merge_cycles_and_order)
+// and `graph` its graph; both stay so.
+LeapMergeStats merge_by_leap(const CommTrace& trace, Partitioning& parts, PartitionGraph& graph, bool force);
 
 // Longest-path distance from the sources for each partition of a DAG whose
 // ids are in topological order.

@@ -152,12 +152,8 @@ std::vector<std::int32_t> strongly_connected_components(const PartitionGraph& g,
 }
 
 std::int32_t merge_strongly_connected(const CommTrace& t, Partitioning& parts) {
-  const PartitionGraph g = build_partition_graph(t, parts);
-  std::int32_t components = 0;
-  std::vector<std::int32_t> component = strongly_connected_components(g, parts.count, &components);
-  std::int32_t merged = parts.count - components;
-  relabel_partitions(parts, component, components);
-  return merged;
+  PartitionGraph g = build_partition_graph(t, parts);
+  return merge_strongly_connected(parts, g);
 }
 
 std::vector<std::int32_t> topological_labels(const PartitionGraph& g, std::span<const std::int64_t> key) {
@@ -181,16 +177,62 @@ std::vector<std::int32_t> topological_labels(const PartitionGraph& g, std::span<
   return label;
 }
 
-PartitionGraph order_partitions_topologically(const CommTrace& t, Partitioning& parts) {
-  PartitionGraph g = build_partition_graph(t, parts);
-  const auto n = static_cast<std::size_t>(parts.count);
-  std::vector<TimeNs> first_start(n, std::numeric_limits<TimeNs>::max());
-  for (std::size_t i = 0; i < parts.of_op.size(); ++i) {
-    auto& s = first_start[static_cast<std::size_t>(parts.of_op[i])];
-    s = std::min(s, t.start[i]);
+PartitionGraph relabeled_graph(const PartitionGraph& g, const std::vector<std::int32_t>& label,
+                               std::int32_t new_count) {
+  std::vector<std::int32_t> from, to;
+  from.reserve(g.succ.size());
+  to.reserve(g.succ.size());
+  for (std::size_t p = 0; p + 1 < g.succ_first.size(); ++p)
+    for (std::int32_t s : g.successors(static_cast<std::int32_t>(p))) {
+      from.push_back(label[p]);
+      to.push_back(label[static_cast<std::size_t>(s)]);
+    }
+  return graph_from_edges(new_count, from, to);
+}
+
+namespace {
+
+// Merges the cycles of `graph` and/or numbers its nodes topologically, as one
+// relabeling of the ops; returns how many partitions disappeared.
+std::int32_t renumber_partitions(const CommTrace* t, Partitioning& parts, PartitionGraph& graph, bool merge_cycles,
+                                 bool order) {
+  std::int32_t count = parts.count;
+  std::vector<std::int32_t> label(static_cast<std::size_t>(count));
+  for (std::size_t p = 0; p < label.size(); ++p) label[p] = static_cast<std::int32_t>(p);
+  if (merge_cycles) {
+    label = strongly_connected_components(graph, parts.count, &count);
+    graph = relabeled_graph(graph, label, count);
   }
-  relabel_partitions(parts, topological_labels(g, first_start), parts.count);
-  return build_partition_graph(t, parts);
+  if (order) {
+    // The earliest start of each (relabeled) partition's ops: the tie-break.
+    std::vector<TimeNs> first_start(static_cast<std::size_t>(count), std::numeric_limits<TimeNs>::max());
+    for (std::size_t i = 0; i < parts.of_op.size(); ++i) {
+      auto& s = first_start[static_cast<std::size_t>(label[static_cast<std::size_t>(parts.of_op[i])])];
+      s = std::min(s, t->start[i]);
+    }
+    const std::vector<std::int32_t> position = topological_labels(graph, first_start);
+    graph = relabeled_graph(graph, position, count);
+    for (std::int32_t& l : label) l = position[static_cast<std::size_t>(l)];
+  }
+  const std::int32_t merged = parts.count - count;
+  bool identity = merged == 0;
+  for (std::size_t p = 0; identity && p < label.size(); ++p) identity = label[p] == static_cast<std::int32_t>(p);
+  if (!identity) relabel_partitions(parts, label, count);
+  return merged;
+}
+
+}  // namespace
+
+std::int32_t merge_strongly_connected(Partitioning& parts, PartitionGraph& graph) {
+  return renumber_partitions(nullptr, parts, graph, true, false);
+}
+
+void order_partitions_topologically(const CommTrace& t, Partitioning& parts, PartitionGraph& graph) {
+  renumber_partitions(&t, parts, graph, false, true);
+}
+
+std::int32_t merge_cycles_and_order(const CommTrace& t, Partitioning& parts, PartitionGraph& graph) {
+  return renumber_partitions(&t, parts, graph, true, true);
 }
 
 }  // namespace weft::structure

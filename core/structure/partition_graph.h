@@ -64,14 +64,30 @@ PartitionRuns collect_runs(const CommTrace& trace, const Partitioning& parts);
 void relabel_partitions(Partitioning& parts, const std::vector<std::int32_t>& label,
                         std::int32_t new_count);
 
+// The graph of the partitions relabeled through `label` (as relabel_partitions
+// does), from `graph`'s edges: an edge whose ends get one label is dropped.
+// The same graph build_partition_graph gives for the relabeled partitions, in
+// time linear in the edges instead of the ops.
+PartitionGraph relabeled_graph(const PartitionGraph& graph, const std::vector<std::int32_t>& label,
+                               std::int32_t new_count);
+
 // Merges every strongly connected component of the partition graph into one
 // partition so the graph becomes a DAG (§3.1, Fig. 2c). Returns how many
 // partitions disappeared.
 std::int32_t merge_strongly_connected(const CommTrace& trace, Partitioning& parts);
 
+// The passes that merge and renumber partitions carry the partition graph
+// along: `graph` is the graph of `parts` before and after each of these, which
+// relabel it (relabeled_graph) instead of building it again from the ops, and
+// relabel the ops once, or not at all when the numbering does not change.
+//
+// merge_strongly_connected above, for `parts` with its graph.
+std::int32_t merge_strongly_connected(Partitioning& parts, PartitionGraph& graph);
 // Renumbers the partitions of a DAG in a topological order (ties broken by
-// the earliest entry time of their ops), so that later passes can sweep ids
-// in increasing order. Returns the graph of the renumbered partitions.
-PartitionGraph order_partitions_topologically(const CommTrace& trace, Partitioning& parts);
+// the earliest entry time of their ops, then by id), so that later passes
+// can sweep ids in increasing order.
+void order_partitions_topologically(const CommTrace& trace, Partitioning& parts, PartitionGraph& graph);
+// Both, one after the other. Returns how many partitions disappeared.
+std::int32_t merge_cycles_and_order(const CommTrace& trace, Partitioning& parts, PartitionGraph& graph);
 
 }  // namespace weft::structure
