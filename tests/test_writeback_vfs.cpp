@@ -1,14 +1,17 @@
 // Connections opened with Database::Writeback::Early go through the
 // writeback VFS (db/store/writeback_vfs.h), which forwards every file
-// operation to the default VFS and only starts the kernel's writeback early.
-// A WAL-mode write of more than the 8 MiB that triggers it must read back
-// the same, to this connection and to a reader on the default VFS, and the
-// checkpoint at close must leave one file.
+// operation to the default VFS and only syncs the file in the background
+// every 8 MiB written. A write of more than that, in WAL mode or with the
+// rollback journal (`weft analyze`), must be synced in the background and
+// read back the same, to this connection and to a reader on the default
+// VFS, and leave one file.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "import_test_support.h"
@@ -52,22 +55,37 @@ TEST(WritebackVfs, IsRegistered) {
   EXPECT_NE(sqlite3_vfs_find(weft::db::writeback_vfs_name()), nullptr);
 }
 
+// The rows of blob_of, written in one transaction through a 2 MiB cache,
+// so that it spills to the file as it goes.
+void write_blobs(Database& writer) {
+  writer.exec("BEGIN IMMEDIATE");
+  weft::db::Statement insert = writer.prepare("INSERT INTO blobs VALUES (?, ?)");
+  for (int row = 0; row < kRows; ++row) {
+    const std::vector<std::uint8_t> b = blob_of(row);
+    insert.bind(1, row);
+    insert.bind_blob_static(2, b.data(), b.size());
+    insert.run();
+  }
+}
+
+void expect_intact(const std::string& path) {
+  Database reopened(path, Database::Mode::ReadOnly);
+  EXPECT_EQ(matching_rows(reopened), kRows);
+  weft::db::Statement check = reopened.prepare("PRAGMA integrity_check");
+  ASSERT_TRUE(check.step());
+  EXPECT_EQ(check.column_text(0), "ok");
+}
+
 TEST(WritebackVfs, AWalTransactionReadsBackTheSameThroughEitherVfs) {
   weft::test::TempDir dir("writeback");
   const std::string path = (dir.path / "run.sqlite").string();
+  const std::int64_t syncs_before = weft::db::writeback_vfs_background_syncs();
   {
     Database writer(path, Database::Mode::Create, Database::Writeback::Early);
     writer.exec("PRAGMA page_size=16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
                 "PRAGMA cache_size=-2048;"  // 2 MiB: the transaction spills to the WAL as it goes
                 "CREATE TABLE blobs(row INTEGER PRIMARY KEY, data BLOB NOT NULL)");
-    writer.exec("BEGIN IMMEDIATE");
-    weft::db::Statement insert = writer.prepare("INSERT INTO blobs VALUES (?, ?)");
-    for (int row = 0; row < kRows; ++row) {
-      const std::vector<std::uint8_t> b = blob_of(row);
-      insert.bind(1, row);
-      insert.bind_blob_static(2, b.data(), b.size());
-      insert.run();
-    }
+    write_blobs(writer);
     // A reader on the default VFS sees the old (empty) table meanwhile.
     Database reader(path, Database::Mode::ReadOnly);
     EXPECT_EQ(reader.query_int("SELECT count(*) FROM blobs"), 0);
@@ -77,13 +95,37 @@ TEST(WritebackVfs, AWalTransactionReadsBackTheSameThroughEitherVfs) {
     EXPECT_EQ(matching_rows(writer), kRows);
     EXPECT_TRUE(fs::exists(path + "-wal"));
   }
+  // 24 MiB went to the WAL, then to the database at the checkpoint: each
+  // file was synced in the background, the last sync waited for at close.
+  EXPECT_GE(weft::db::writeback_vfs_background_syncs() - syncs_before, 2);
   // The last connection's close checkpointed the WAL into the database.
   EXPECT_FALSE(fs::exists(path + "-wal"));
-  Database reopened(path, Database::Mode::ReadOnly);
-  EXPECT_EQ(matching_rows(reopened), kRows);
-  weft::db::Statement check = reopened.prepare("PRAGMA integrity_check");
-  ASSERT_TRUE(check.step());
-  EXPECT_EQ(check.column_text(0), "ok");
+  expect_intact(path);
+}
+
+TEST(WritebackVfs, ARollbackJournalTransactionIsSyncedAsItSpillsAndCommitsWhole) {
+  weft::test::TempDir dir("writeback");
+  const std::string path = (dir.path / "run.sqlite").string();
+  {
+    Database writer(path, Database::Mode::Create, Database::Writeback::Early);
+    writer.exec("PRAGMA page_size=16384; PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL;"
+                "PRAGMA cache_size=-2048;"
+                "CREATE TABLE blobs(row INTEGER PRIMARY KEY, data BLOB NOT NULL)");
+    const std::int64_t syncs_before = weft::db::writeback_vfs_background_syncs();
+    write_blobs(writer);
+    // The spills synced the database file while the transaction was open.
+    for (int wait = 0; wait < 1000 && weft::db::writeback_vfs_background_syncs() == syncs_before; ++wait)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_GT(weft::db::writeback_vfs_background_syncs(), syncs_before);
+    // Synced pages are not committed ones: a reader still sees no rows.
+    Database reader(path, Database::Mode::ReadOnly);
+    reader.exec("PRAGMA busy_timeout=0");
+    EXPECT_THROW(reader.query_int("SELECT count(*) FROM blobs"), weft::Error);  // the writer's lock
+    writer.exec("COMMIT");
+    EXPECT_EQ(matching_rows(writer), kRows);
+    EXPECT_FALSE(fs::exists(path + "-journal"));
+  }
+  expect_intact(path);
 }
 
 TEST(WritebackVfs, AFileThatCannotBeOpenedIsAnErrorNamingIt) {

@@ -19,7 +19,7 @@ class Database {
  public:
   enum class Mode { ReadOnly, ReadWrite, Create };
   // When written pages go to the disk. OnSync: when the kernel flushes them
-  // or SQLite syncs. Early: writeback starts every 8 MiB written
+  // or SQLite syncs. Early: synced in the background every 8 MiB written
   // (store/writeback_vfs.h), for connections whose commits or checkpoints
   // sync (synchronous=NORMAL or FULL), so that a sync waits for the last
   // few MiB only.

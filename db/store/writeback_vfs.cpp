@@ -4,7 +4,10 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <condition_variable>
 #include <mutex>
+#include <thread>
 
 namespace weft::db {
 namespace {
@@ -12,13 +15,62 @@ namespace {
 constexpr sqlite3_int64 kWritebackBytes = sqlite3_int64{8} << 20;
 
 sqlite3_vfs* g_real = nullptr;
+std::atomic<std::int64_t> g_background_syncs{0};
+
+// A thread that fdatasyncs one file whenever asked, without making the asker
+// wait. Asked again while a sync is under way, it syncs once more after it.
+class BackgroundSync {
+ public:
+  explicit BackgroundSync(int fd) : fd_(fd), thread_([this] { run(); }) {}
+  // Waits for the sync under way, if any (not for one only asked for).
+  ~BackgroundSync() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+  BackgroundSync(const BackgroundSync&) = delete;
+  BackgroundSync& operator=(const BackgroundSync&) = delete;
+
+  void request() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      wanted_ = true;
+    }
+    wake_.notify_one();
+  }
+
+ private:
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [this] { return wanted_ || stop_; });
+      if (stop_) return;
+      wanted_ = false;
+      lock.unlock();
+      // Only timing: an error leaves the data to SQLite's own sync, which
+      // reports it, as without this VFS.
+      if (fdatasync(fd_) == 0) g_background_syncs.fetch_add(1, std::memory_order_relaxed);
+      lock.lock();
+    }
+  }
+
+  const int fd_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool wanted_ = false, stop_ = false;
+  std::thread thread_;  // last: starts once the members above exist
+};
 
 // The file as SQLite sees it, followed in memory by the real VFS's file.
 // SQLite allocates szOsFile bytes aligned to 8, so neither may need more.
 struct WritebackFile {
   sqlite3_file base;
   int fd;                   // a descriptor of our own on the same file, or -1
-  sqlite3_int64 unwritten;  // bytes written since writeback was last started
+  sqlite3_int64 unwritten;  // bytes written since the last background sync was asked for
+  BackgroundSync* syncer;   // started at the first 8 MiB, or null
   sqlite3_file* real() { return reinterpret_cast<sqlite3_file*>(reinterpret_cast<char*>(this) + sizeof(WritebackFile)); }
 };
 
@@ -30,6 +82,8 @@ sqlite3_file* real(sqlite3_file* f) { return self(f)->real(); }
 
 int wb_close(sqlite3_file* f) {
   WritebackFile* w = self(f);
+  delete w->syncer;  // waits for its sync, which uses fd
+  w->syncer = nullptr;
   if (w->fd >= 0) close(w->fd);
   return real(f)->pMethods->xClose(real(f));
 }
@@ -40,9 +94,8 @@ int wb_write(sqlite3_file* f, const void* data, int amount, sqlite3_int64 offset
   if (rc == SQLITE_OK && w->fd >= 0) {
     w->unwritten += amount;
     if (w->unwritten >= kWritebackBytes) {
-      // Whole file: only its dirty pages are queued. Advice only: an error
-      // leaves the pages to the next sync, as without this VFS.
-      sync_file_range(w->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+      if (!w->syncer) w->syncer = new BackgroundSync(w->fd);
+      w->syncer->request();
       w->unwritten = 0;
     }
   }
@@ -84,6 +137,7 @@ int wb_open(sqlite3_vfs*, const char* name, sqlite3_file* f, int flags, int* out
   WritebackFile* w = self(f);
   w->fd = -1;
   w->unwritten = 0;
+  w->syncer = nullptr;
   const int rc = g_real->xOpen(g_real, name, w->real(), flags, out_flags);
   if (rc != SQLITE_OK || !w->real()->pMethods) {
     f->pMethods = nullptr;  // SQLite calls no xClose on a file that failed to open
@@ -146,6 +200,8 @@ void register_vfs() {
 }
 
 }  // namespace
+
+std::int64_t writeback_vfs_background_syncs() { return g_background_syncs.load(std::memory_order_relaxed); }
 
 const char* writeback_vfs_name() {
   static std::once_flag once;
