@@ -52,14 +52,18 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   auto result = std::make_unique<StructureResult>();
   StructureResult& r = *result;
   AnalysisReport& report = r.report;
-  count_input_facts(input, report);
+  const std::launch second_thread = options.threads > 1 ? std::launch::async : std::launch::deferred;
+  // Both only read the input: with two threads, side by side.
+  std::future<void> facts = std::async(second_thread, [&] { count_input_facts(input, report); });
+  RankBits run_starts = isend_run_starts(input, options.isend_coalescing);
+  facts.get();
   timer.mark("input checked and counted");
 
   // What is written back is kept of the input ops (compactly) before they
   // are coalesced in place: the analyzed trace reuses the input's memory.
-  r.input = InputOps(input, isend_run_starts(input, options.isend_coalescing), options.threads);
+  r.input = InputOps(input, std::move(run_starts), options.threads);
   timer.mark("input ops kept");
-  report.coalesced_isends = coalesce_isends(input, r.input.starts());
+  report.coalesced_isends = coalesce_isends(input, r.input.starts(), options.threads);
   r.trace = std::move(input);
   const CommTrace& t = r.trace;
   report.analyzed_ops = t.op_count();
@@ -83,8 +87,7 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
     CollectiveOfOps coll_of;
   };
   std::future<OpIndexes> op_indexes =
-      std::async(options.threads > 1 ? std::launch::async : std::launch::deferred,
-                 [&t] { return OpIndexes{index_received_messages(t), CollectiveOfOps(t)}; });
+      std::async(second_thread, [&t] { return OpIndexes{index_received_messages(t), CollectiveOfOps(t)}; });
 
   // The partition graph is built from the ops once; the merges and
   // renumberings carry it along.

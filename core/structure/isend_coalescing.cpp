@@ -1,8 +1,9 @@
 #include "structure/isend_coalescing.h"
 
 #include <algorithm>
-#include "common/release_memory.h"
+#include <future>
 
+#include "common/release_memory.h"
 
 namespace weft::structure {
 namespace {
@@ -34,9 +35,18 @@ RankBits isend_run_starts(const CommTrace& in, bool coalesce) {
   return starts;
 }
 
-std::int32_t coalesce_isends(CommTrace& t, const RankBits& starts) {
+std::int32_t coalesce_isends(CommTrace& t, const RankBits& starts, int threads) {
   const std::int32_t ops = t.op_count();
   release_memory(t.event_id);
+  // The references to ops are renumbered apart from the op columns: a rank
+  // query per reference, at random places of `starts`.
+  std::future<void> references = std::async(threads > 1 ? std::launch::async : std::launch::deferred, [&] {
+    remap_all(starts, t.msg_send_op);
+    remap_all(starts, t.msg_recv_op);
+    remap_all(starts, t.msg_post_op);
+    remap_all(starts, t.msg_send_done_op);
+    remap_all(starts, t.coll_members);
+  });
   // Op i moves to slot o <= i, so walking up writes only slots already read.
   std::size_t o = 0;
   for (OpIndex op = 0; op < ops; ++op) {
@@ -59,11 +69,7 @@ std::int32_t coalesce_isends(CommTrace& t, const RankBits& starts) {
   shrink_in_place(t.kind, n);
   shrink_in_place(t.segment, n);
   index_processes(t);
-  remap_all(starts, t.msg_send_op);
-  remap_all(starts, t.msg_recv_op);
-  remap_all(starts, t.msg_post_op);
-  remap_all(starts, t.msg_send_done_op);
-  remap_all(starts, t.coll_members);
+  references.get();
   return ops - static_cast<std::int32_t>(n);
 }
 

@@ -23,6 +23,8 @@ RankBits isend_run_starts(const CommTrace& trace, bool coalesce);
 
 // Coalesces `trace` in place by `starts` (from isend_run_starts); its event
 // ids are dropped. Returns the number of ops folded into an earlier one.
-std::int32_t coalesce_isends(CommTrace& trace, const RankBits& starts);
+// `threads` > 1: the message and collective columns are renumbered on a
+// second thread while this one moves the op columns.
+std::int32_t coalesce_isends(CommTrace& trace, const RankBits& starts, int threads = 1);
 
 }  // namespace weft::structure

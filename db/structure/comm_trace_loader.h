@@ -29,6 +29,10 @@ struct CommTraceLoadOptions {
   // Read the messages on a second connection and thread while the events are
   // read, and share the second event scan, when the file can be shared.
   bool two_threads = true;
+  // Check the loaded trace's invariants (structure::validate_comm_trace).
+  // Off when structure::analyze_structure, which checks them first, takes
+  // it next: one pass over the ops fewer.
+  bool validate = true;
 };
 
 struct LoadedCommTrace {

@@ -275,7 +275,8 @@ bool has_structure(Database& db) {
 structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& settings) {
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
   ScopedCacheSize cache(db, kAnalysisCacheKiB);
-  LoadedCommTrace loaded = load_comm_trace(db, {settings.partition_function, settings.threads > 1});
+  LoadedCommTrace loaded =
+      load_comm_trace(db, {settings.partition_function, settings.threads > 1, /*validate=*/false});
   db.release_cache_memory();  // the blocks are decoded; the analysis arrays need the room
   timer.mark("load");
   structure::AnalysisOptions options = settings.options;

@@ -3,6 +3,8 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
 #include <span>
 #include <string>
 
@@ -44,23 +46,40 @@ class TileDeflater {
   ~TileDeflater() { deflateEnd(&stream_); }
 
   // Appends the compressed `bytes` at `raw` to `out`; returns their size.
+  // Compressed into a scratch buffer of deflateBound's size first: resizing
+  // `out` by the bound zero-filled ~8 KB per tile for the ~100 bytes the
+  // tile compresses to.
   std::size_t compress(const std::uint8_t* raw, std::size_t bytes, std::vector<std::uint8_t>& out) {
-    const std::size_t offset = out.size();
-    out.resize(offset + deflateBound(&stream_, static_cast<uLong>(bytes)));
+    const std::size_t bound = deflateBound(&stream_, static_cast<uLong>(bytes));
+    if (scratch_size_ < bound) {
+      scratch_ = std::make_unique_for_overwrite<std::uint8_t[]>(bound);
+      scratch_size_ = bound;
+    }
     stream_.next_in = const_cast<Bytef*>(raw);  // zlib's API is not const; it only reads
     stream_.avail_in = static_cast<uInt>(bytes);
-    stream_.next_out = out.data() + offset;
-    stream_.avail_out = static_cast<uInt>(out.size() - offset);
+    stream_.next_out = scratch_.get();
+    stream_.avail_out = static_cast<uInt>(bound);
     if (deflate(&stream_, Z_FINISH) != Z_STREAM_END) throw Error("cannot compress a level-of-detail tile");
-    const std::size_t size = out.size() - offset - stream_.avail_out;
-    out.resize(offset + size);
+    const std::size_t size = bound - stream_.avail_out;
+    out.insert(out.end(), scratch_.get(), scratch_.get() + size);
     deflateReset(&stream_);
     return size;
   }
 
  private:
   z_stream stream_{};
+  std::unique_ptr<std::uint8_t[]> scratch_;
+  std::size_t scratch_size_ = 0;
 };
+
+// Whether `bytes` bytes at `p` are all 0, compared 64 bytes at a time (a byte
+// loop was ~3 instructions per byte of every tile).
+bool all_zero(const std::uint8_t* p, std::size_t bytes) {
+  static constexpr std::uint8_t kZeros[64] = {};
+  for (; bytes >= sizeof kZeros; p += sizeof kZeros, bytes -= sizeof kZeros)
+    if (std::memcmp(p, kZeros, sizeof kZeros) != 0) return false;
+  return std::memcmp(p, kZeros, bytes) == 0;
+}
 
 }  // namespace
 
@@ -73,7 +92,7 @@ void compress_tiles(int p, int t, std::int64_t blocks, std::int64_t bins, int ce
       const std::int64_t count = std::min(kLodTileBins, bins - first);
       const std::uint8_t* raw = cells + static_cast<std::size_t>(b * bins + first) * width;
       const std::size_t bytes = static_cast<std::size_t>(count) * width;
-      if (std::all_of(raw, raw + bytes, [](std::uint8_t v) { return v == 0; })) continue;
+      if (all_zero(raw, bytes)) continue;
       const std::size_t offset = out.bytes.size();
       const std::size_t size = deflater.compress(raw, bytes, out.bytes);
       out.tiles.push_back({p, t, b, first / kLodTileBins, offset, size});
