@@ -32,6 +32,9 @@ void run_analyze(const AnalyzeArgs& args) {
   db::Database db = db::open_run(args.run, db::Database::Mode::ReadWrite, db::Database::Writeback::Early);
   const db::WriteJournal journal(db);
   db.exec("PRAGMA synchronous=NORMAL;");
+  // Debian's SQLite zeroes every freed page (SECURE_DELETE), which makes
+  // dropping the previous analysis write (and journal) all its pages.
+  db.exec("PRAGMA secure_delete=OFF;");
   apply_cache_size(db, args.resources);
   if (args.summaries_only) {
     // For runs too large to analyze here: the physical view and slider still work.

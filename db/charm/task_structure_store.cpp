@@ -281,6 +281,7 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
                        {"analysis_max_wait_ns", max_wait},
                        {"analysis_max_duration_ns", max_duration}});
   write_meta_text(db, "analysis_lambda_percent", std::to_string(report.lambda_percent));
+  drop_previous_structure_tables(db);
   tx.commit();
 }
 

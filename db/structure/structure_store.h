@@ -46,9 +46,13 @@ void write_partition_edges(Database& db, const structure::PartitionGraph& graph,
 void write_metric_tables(Database& db, const std::vector<MetricTotals>& per_step,
                          const std::vector<MetricTotals>& per_process);
 
-// Drops every analysis table (MPI and task) and creates comm_event_blocks
-// and its index, inside the caller's transaction.
+// Sets every analysis table (MPI and task) of a previous analysis aside
+// (renamed weft_previous_*, see structure_store.cpp) and creates
+// comm_event_blocks and its index, inside the caller's transaction. The
+// writer calls drop_previous_structure_tables once its tables are written.
 void create_structure_tables(Database& db);
+void set_aside_structure_tables(Database& db);
+void drop_previous_structure_tables(Database& db);
 // Creates the shared summary tables (partitions, partition_edges, phases,
 // step_metrics, process_metrics). Writers create them just before filling
 // them, after the large tables (see write_structure).
