@@ -28,26 +28,43 @@ constexpr const char* kStructureTables[] = {"comm_event_blocks", "comm_events", 
                                             "time_metrics", "logical_rows", "pe_metrics",
                                             "imbalance_intervals", "entry_stats"};
 
+// Those that hold a record per event or message, or a grid of them: the
+// ones set aside while the new analysis is written (below). The others are a
+// few pages each and are dropped at once: every rename rereads the schema
+// (~2 ms each).
+constexpr const char* kLargeStructureTables[] = {"comm_event_blocks", "comm_events", "message_step_blocks",
+                                                 "message_steps", "step_lod"};
+
+bool is_large_structure_table(std::string_view table) {
+  return std::find(std::begin(kLargeStructureTables), std::end(kLargeStructureTables), table) !=
+         std::end(kLargeStructureTables);
+}
+
 // The name a previous analysis' table has while the new one is written.
 std::string set_aside_name(const char* table) { return std::string("weft_previous_") + table; }
 
 }  // namespace
 
-// Why the previous analysis is set aside rather than dropped first: the pages
-// a transaction frees and then reuses held data before it, so SQLite copies
-// each to the rollback journal (or, in WAL mode, the reader's snapshot needs
-// them) before overwriting it. Dropped first, the previous analysis' ~70 MB
-// at 16,384 processes were all freed and reused, and `weft analyze` of an
-// analyzed run wrote them twice: its write took twice as long as the first
-// analysis'. Set aside, the new tables take pages that were free before the
-// transaction (SQLite neither journals nor reads those) or grow the file; the
-// previous tables are dropped last, and their pages stay free for the next
-// analysis. The file keeps room for two analyses.
+// Why the previous analysis' large tables are set aside rather than dropped
+// first: the pages a transaction frees and then reuses held data before it,
+// so SQLite copies each to the rollback journal (or, in WAL mode, the
+// readers' snapshot needs them) before overwriting it. Dropped first, the
+// previous analysis' ~70 MB at 16,384 processes were all freed and reused,
+// and `weft analyze` of an analyzed run wrote them twice: its write took
+// twice as long as the first analysis'. Set aside, the new tables take pages
+// that were free before the transaction (SQLite neither journals nor reads
+// those) or grow the file; the previous tables are dropped last, and their
+// pages stay free for the next analysis. The file keeps room for two
+// analyses.
 void set_aside_structure_tables(Database& db) {
   drop_previous_structure_tables(db);  // none, unless an older weft left them
   for (const char* table : kStructureTables) {
     // The comm_events view is an eponymous virtual table: only a stored one is set aside.
     if (!has_table(db, table)) continue;
+    if (!is_large_structure_table(table)) {
+      db.exec(std::string("DROP TABLE ") + table);
+      continue;
+    }
     // Index names are the schema's, not the table's: the new table's indexes
     // need them (the previous ones are small; their pages are copied, once).
     std::vector<std::string> indexes;
@@ -62,7 +79,7 @@ void set_aside_structure_tables(Database& db) {
 }
 
 void drop_previous_structure_tables(Database& db) {
-  for (const char* table : kStructureTables)
+  for (const char* table : kLargeStructureTables)
     if (has_table(db, set_aside_name(table))) db.exec("DROP TABLE " + set_aside_name(table));
 }
 
