@@ -16,25 +16,12 @@ int choose_step_shift(std::int64_t events, std::int64_t processes, std::int64_t 
   return shift;
 }
 
-CommEventBlockWriter::CommEventBlockWriter(Database& db, int step_shift, std::int64_t rows, std::int64_t step_slots)
-    : step_shift_(step_shift),
-      key_{std::max<std::int64_t>(rows, 1)},
-      insert_(db.prepare("INSERT INTO comm_event_blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-  const std::int64_t blocks = ((std::max<std::int64_t>(step_slots, 1) - 1) >> step_shift) + 1;
-  if (blocks > CommEventBlockKey::kMaxPairs / key_.rows)
-    throw Error(db.path(), "comm_event_blocks: " + std::to_string(blocks) + " step blocks of " +
-                               std::to_string(key_.rows) + " rows do not fit the table's key");
-}
-
-void CommEventBlockWriter::add(const CommEventRecord& event) {
-  const std::int64_t step_block = event.step >> step_shift_;
-  if (block_.count() != 0 && (event.process != process_ || step_block != step_block_)) flush();
-  if (block_.count() == 0) {
-    step_block_ = step_block;
+void CommEventRow::add(const CommEventRecord& event) {
+  if (empty()) {
+    step_block_ = event.step >> step_shift_;
     process_ = event.process;
     first_event_ = event.event;
     first_step_ = last_step_ = event.step;
-    first_record_ = records_;
   }
   last_event_ = event.event;
   // Steps normally grow along a process, but a repaired (bad) trace may not
@@ -42,28 +29,66 @@ void CommEventBlockWriter::add(const CommEventRecord& event) {
   first_step_ = std::min(first_step_, event.step);
   last_step_ = std::max(last_step_, event.step);
   block_.add(event);
-  ++records_;
+}
+
+void CommEventRowBuffer::end_row() {
+  if (row_.empty()) return;
+  const std::span<const std::uint8_t> blob = row_.blob();
+  out_.rows.push_back({row_.step_block(), row_.process(), row_.first_event(), row_.last_event(), row_.first_step(),
+                       row_.last_step(), row_.count(), out_.bytes.size(), blob.size()});
+  out_.bytes.insert(out_.bytes.end(), blob.begin(), blob.end());
+  row_.clear();
+}
+
+EncodedCommEventRows CommEventRowBuffer::take() {
+  end_row();
+  EncodedCommEventRows rows = std::move(out_);
+  out_ = {};
+  return rows;
+}
+
+CommEventBlockWriter::CommEventBlockWriter(Database& db, int step_shift, std::int64_t rows, std::int64_t step_slots)
+    : key_{std::max<std::int64_t>(rows, 1)},
+      insert_(db.prepare("INSERT INTO comm_event_blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")),
+      row_(step_shift) {
+  const std::int64_t blocks = ((std::max<std::int64_t>(step_slots, 1) - 1) >> step_shift) + 1;
+  if (blocks > CommEventBlockKey::kMaxPairs / key_.rows)
+    throw Error(db.path(), "comm_event_blocks: " + std::to_string(blocks) + " step blocks of " +
+                               std::to_string(key_.rows) + " rows do not fit the table's key");
 }
 
 void CommEventBlockWriter::flush() {
-  if (block_.count() == 0) return;
-  if (step_block_ < 0 || process_ < 0 || process_ >= key_.rows)
-    throw Error("comm_event_blocks: a record of row " + std::to_string(process_) + " at step block " +
-                std::to_string(step_block_) + " is outside the analysis (" + std::to_string(key_.rows) + " rows)");
-  const std::span<const std::uint8_t> blob = block_.blob();
-  insert_.bind(1, key_.first(step_block_, process_) | first_record_);
-  insert_.bind(2, step_block_);
-  insert_.bind(3, static_cast<std::int64_t>(process_));
-  insert_.bind(4, first_event_);
-  insert_.bind(5, last_event_);
-  insert_.bind(6, static_cast<std::int64_t>(block_.count()));
-  insert_.bind(7, first_step_);
-  insert_.bind(8, last_step_);
-  insert_.bind_blob_static(9, blob.data(), blob.size());
-  insert_.run();
-  block_.clear();
+  if (row_.empty()) return;
+  insert_row(row_.step_block(), row_.process(), row_.first_event(), row_.last_event(), row_.count(),
+             row_.first_step(), row_.last_step(), row_.blob());
+  row_.clear();
 }
 
-void CommEventBlockWriter::finish() { flush(); }
+void CommEventBlockWriter::insert(const EncodedCommEventRows& encoded) {
+  flush();
+  for (const EncodedCommEventRows::Row& r : encoded.rows)
+    insert_row(r.step_block, r.process, r.first_event, r.last_event, r.count, r.first_step, r.last_step,
+               std::span<const std::uint8_t>(encoded.bytes).subspan(r.offset, r.size));
+}
+
+void CommEventBlockWriter::insert_row(std::int64_t step_block, ProcessIndex process, EventId first_event,
+                                      EventId last_event, std::int64_t count, std::int64_t first_step,
+                                      std::int64_t last_step, std::span<const std::uint8_t> blob) {
+  if (step_block < 0 || process < 0 || process >= key_.rows)
+    throw Error("comm_event_blocks: a record of row " + std::to_string(process) + " at step block " +
+                std::to_string(step_block) + " is outside the analysis (" + std::to_string(key_.rows) + " rows)");
+  // n of the key: the records inserted before the row's first.
+  insert_.bind(1, key_.first(step_block, process) | records_);
+  insert_.bind(2, step_block);
+  insert_.bind(3, static_cast<std::int64_t>(process));
+  insert_.bind(4, first_event);
+  insert_.bind(5, last_event);
+  insert_.bind(6, count);
+  insert_.bind(7, first_step);
+  insert_.bind(8, last_step);
+  insert_.bind_blob_static(9, blob.data(), blob.size());
+  insert_.run();
+  records_ += count;
+}
 
 }  // namespace weft::db

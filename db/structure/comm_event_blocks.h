@@ -6,6 +6,7 @@
 // and the analysis writes a few thousand rows instead of one per event.
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "store/block_codec.h"
@@ -46,6 +47,70 @@ struct CommEventBlockKey {
   }
 };
 
+// The comm_event_blocks row being built: the records of one process (row)
+// in one step block, encoded as they come, and the row's columns.
+class CommEventRow {
+ public:
+  explicit CommEventRow(int step_shift) : step_shift_(step_shift) {}
+  bool empty() const { return block_.count() == 0; }
+  // Whether `event` belongs to another row than the one being built.
+  bool ends_before(const CommEventRecord& event) const {
+    return !empty() && (event.process != process_ || (event.step >> step_shift_) != step_block_);
+  }
+  void add(const CommEventRecord& event);
+  void clear() { block_.clear(); }
+
+  std::int64_t step_block() const { return step_block_; }
+  ProcessIndex process() const { return process_; }
+  EventId first_event() const { return first_event_; }
+  EventId last_event() const { return last_event_; }
+  std::int64_t first_step() const { return first_step_; }
+  std::int64_t last_step() const { return last_step_; }
+  std::int64_t count() const { return static_cast<std::int64_t>(block_.count()); }
+  // The row's data blob; valid until the next add or clear.
+  std::span<const std::uint8_t> blob() { return block_.blob(); }
+
+ private:
+  int step_shift_;
+  CommEventBlockEncoder block_;
+  std::int64_t step_block_ = 0;
+  ProcessIndex process_ = 0;
+  EventId first_event_ = 0, last_event_ = 0;
+  std::int64_t first_step_ = 0, last_step_ = 0;  // the smallest and largest step
+};
+
+// Rows encoded into memory by a thread that cannot insert them (the
+// connection is another thread's), for CommEventBlockWriter::insert.
+struct EncodedCommEventRows {
+  struct Row {
+    std::int64_t step_block;
+    ProcessIndex process;
+    EventId first_event, last_event;
+    std::int64_t first_step, last_step, count;
+    std::size_t offset, size;  // of its blob in `bytes`
+  };
+  std::vector<Row> rows;
+  std::vector<std::uint8_t> bytes;
+};
+
+// Builds EncodedCommEventRows from records given as to CommEventBlockWriter::add.
+class CommEventRowBuffer {
+ public:
+  explicit CommEventRowBuffer(int step_shift) : row_(step_shift) {}
+  void add(const CommEventRecord& event) {
+    if (row_.ends_before(event)) end_row();
+    row_.add(event);
+  }
+  // The rows, the last one ended.
+  EncodedCommEventRows take();
+
+ private:
+  void end_row();
+
+  CommEventRow row_;
+  EncodedCommEventRows out_;
+};
+
 class CommEventBlockWriter {
  public:
   // `rows`: processes (MPI) or chares (task runs); every event's process is
@@ -54,24 +119,27 @@ class CommEventBlockWriter {
   CommEventBlockWriter(Database& db, int step_shift, std::int64_t rows, std::int64_t step_slots);
   // Events must arrive grouped by process, in event id order within one;
   // best in step block order (then SQLite appends each row).
-  void add(const CommEventRecord& event);
+  void add(const CommEventRecord& event) {
+    if (row_.ends_before(event)) flush();
+    row_.add(event);
+  }
+  // Ends the row being built: the next record starts a row of its own, or
+  // rows from `insert` follow.
+  void flush();
+  // Inserts rows encoded elsewhere, after the ones added so far (flushed).
+  void insert(const EncodedCommEventRows& encoded);
   // Writes the last block.
-  void finish();
+  void finish() { flush(); }
 
  private:
-  void flush();
+  void insert_row(std::int64_t step_block, ProcessIndex process, EventId first_event, EventId last_event,
+                  std::int64_t count, std::int64_t first_step, std::int64_t last_step,
+                  std::span<const std::uint8_t> blob);
 
-  int step_shift_;
   CommEventBlockKey key_;
   Statement insert_;
-  // The block being built: its events encoded as they come, and the row's
-  // other columns.
-  CommEventBlockEncoder block_;
-  std::int64_t step_block_ = 0;
-  ProcessIndex process_ = 0;
-  EventId first_event_ = 0, last_event_ = 0;
-  std::int64_t first_step_ = 0, last_step_ = 0;  // the smallest and largest step
-  std::int64_t records_ = 0, first_record_ = 0;  // records written; the block's first
+  CommEventRow row_;
+  std::int64_t records_ = 0;  // records inserted
 };
 
 }  // namespace weft::db

@@ -13,6 +13,7 @@
 #include "structure/view_tables.h"
 #include "store/record_scan.h"
 #include "structure/comm_event_blocks.h"
+#include "structure/shared_ordered_tasks.h"
 
 namespace weft::db {
 namespace {
@@ -197,62 +198,148 @@ std::int64_t stored_id(const std::vector<std::int64_t>& ids, std::int32_t index)
 // them in the file; now 99%), so that a window of steps read pages from all
 // over it. The rows are the same: a process's records still come in their
 // order, each walk resuming where its process's last one stopped.
-void write_comm_event_records(Database& db, const LoadedCommTrace& loaded, const StructureResult& r,
-                              const FirstSentMessages& sent_message, int step_shift, SummaryTotals& totals) {
-  const ProcessIndex processes = r.trace.process_count;
-  std::vector<structure::InputOps::Position> next(static_cast<std::size_t>(processes));
-  for (ProcessIndex p = 0; p < processes; ++p) next[static_cast<std::size_t>(p)] = r.input.process_start(p);
-  const std::int64_t last_block = std::max<std::int64_t>(r.report.global_steps - 1, 0) >> step_shift;
-  CommEventBlockWriter blocks(db, step_shift, processes, r.report.global_steps);
-  for (std::int64_t block = 0; block <= last_block; ++block) {
-    for (ProcessIndex p = 0; p < processes; ++p) {
-      std::int64_t send_half_step = kNullRef;
-      OpIndex previous_analyzed = structure::kNoOp;
-      structure::OpMetrics metrics;
-      auto& at = next[static_cast<std::size_t>(p)];
-      at = r.input.for_each_while(r.trace, at, r.input.process_end(p), [&](const structure::InputOp& op) {
-        const OpIndex a = op.analyzed;
-        const std::int32_t step = r.global_step(a);
-        // A send half is stored with its receive half, in the receive's block.
-        const std::int32_t record_step =
-            op.shares_event_with_next ? r.global_step(r.input.analyzed_op(op.index + 1)) : step;
-        if (record_step >> step_shift > block) return false;  // this process's next block
-        const auto ui = static_cast<std::size_t>(op.index);
-        // Its message: the smallest store id among those it sends and, for the
-        // first input op of an analyzed op, those the analyzed op completes.
-        // The metrics are the analyzed op's: computed once for a coalesced run.
-        std::int32_t message = sent_message.of(op.index);
-        if (a != previous_analyzed) {
-          for (std::int32_t m : r.received.of(a))
-            if (message < 0 || loaded.message_id[static_cast<std::size_t>(m)] < loaded.message_id[static_cast<std::size_t>(message)])
-              message = m;
-          // The store ids of the messages it completes are at random places too.
-          const OpIndex ahead = a + structure::LatenessMetrics::kPrefetchOps;
-          if (ahead < r.trace.op_count())
-            for (std::int32_t m : r.received.of(ahead)) __builtin_prefetch(&loaded.message_id[static_cast<std::size_t>(m)]);
-          metrics = r.metrics.all_in_op_order(a);
-        }
-        previous_analyzed = a;
-        if (op.shares_event_with_next) {
-          send_half_step = step;
-          return true;
-        }
-        const std::int32_t part = r.parts.of_op[static_cast<std::size_t>(a)];
-        blocks.add({op.event_id, op.process, loaded.region[ui], static_cast<std::int32_t>(op.kind),
-                    op.start, op.end, part, step, r.step(a), stored_id(loaded.collective_id, r.metrics.collective_of(a)),
-                    stored_id(loaded.message_id, message),
-                    send_half_step, metrics.lateness, metrics.global_lateness, metrics.diff_lateness, metrics.wait});
-        totals.add(step, op.process, part, op.start, op.end, metrics.lateness, metrics.diff_lateness, metrics.wait);
-        send_half_step = kNullRef;
-        return true;
-      });
-    }
+//
+// The records are made in tasks, a chunk of processes in one step block each,
+// in key order, which the main thread and the helper share once the helper
+// has built the view tables (shared_ordered_tasks.h): the main thread inserts
+// every row, the helper's from memory.
+class CommEventRecordWalk {
+ public:
+  CommEventRecordWalk(const LoadedCommTrace& loaded, const StructureResult& r, const FirstSentMessages& sent_message,
+                      int step_shift)
+      : loaded_(loaded), r_(r), sent_message_(sent_message), step_shift_(step_shift),
+        processes_(r.trace.process_count),
+        chunk_(std::max<ProcessIndex>(1, std::min<ProcessIndex>(kTaskProcesses, (processes_ + kMinChunks - 1) / kMinChunks))),
+        chunks_((processes_ + chunk_ - 1) / chunk_),
+        blocks_((std::max<std::int64_t>(r.report.global_steps - 1, 0) >> step_shift) + 1),
+        next_(static_cast<std::size_t>(processes_)) {
+    for (ProcessIndex p = 0; p < processes_; ++p) next_[static_cast<std::size_t>(p)] = r.input.process_start(p);
   }
-  blocks.finish();
-  for (ProcessIndex p = 0; p < processes; ++p)
-    if (next[static_cast<std::size_t>(p)].op != r.input.process_end(p))
-      throw Error(db.path(), "internal error: process " + std::to_string(p) + " has ops past the last step block");
-}
+
+  std::int64_t task_count() const { return blocks_ * chunks_; }
+  // A task resumes its processes' walks where the task of the step block
+  // before stopped, kMinChunks tasks earlier: SharedOrderedTasks never runs
+  // two tasks that far apart at once and starts the later one after the
+  // earlier is done. With fewer chunks the helper does not help.
+  bool can_share() const { return chunks_ >= kMinChunks; }
+
+  // Adds task t's records to `sink` (add(const CommEventRecord&)) and `totals`.
+  template <class Sink>
+  void walk(std::int64_t task, Sink& sink, SummaryTotals& totals) {
+    const std::int64_t block = task / chunks_;
+    const auto first = static_cast<ProcessIndex>((task % chunks_) * chunk_);
+    const ProcessIndex end = std::min(processes_, first + chunk_);
+    for (ProcessIndex p = first; p < end; ++p) walk_process(p, block, sink, totals);
+  }
+
+  void check_every_op_walked(const Database& db) const {
+    for (ProcessIndex p = 0; p < processes_; ++p)
+      if (next_[static_cast<std::size_t>(p)].op != r_.input.process_end(p))
+        throw Error(db.path(), "internal error: process " + std::to_string(p) + " has ops past the last step block");
+  }
+
+ private:
+  // A few ms of records at 16,384 processes; at least kMinChunks per block.
+  static constexpr ProcessIndex kTaskProcesses = 256;
+  static constexpr ProcessIndex kMinChunks = SharedOrderedTasks<EncodedCommEventRows>::kMaxPending + 2;
+
+  template <class Sink>
+  void walk_process(ProcessIndex p, std::int64_t block, Sink& sink, SummaryTotals& totals) {
+    const LoadedCommTrace& loaded = loaded_;
+    const StructureResult& r = r_;
+    std::int64_t send_half_step = kNullRef;
+    OpIndex previous_analyzed = structure::kNoOp;
+    structure::OpMetrics metrics;
+    auto& at = next_[static_cast<std::size_t>(p)];
+    at = r.input.for_each_while(r.trace, at, r.input.process_end(p), [&](const structure::InputOp& op) {
+      const OpIndex a = op.analyzed;
+      const std::int32_t step = r.global_step(a);
+      // A send half is stored with its receive half, in the receive's block.
+      const std::int32_t record_step =
+          op.shares_event_with_next ? r.global_step(r.input.analyzed_op(op.index + 1)) : step;
+      if (record_step >> step_shift_ > block) return false;  // this process's next block
+      const auto ui = static_cast<std::size_t>(op.index);
+      // Its message: the smallest store id among those it sends and, for the
+      // first input op of an analyzed op, those the analyzed op completes.
+      // The metrics are the analyzed op's: computed once for a coalesced run.
+      std::int32_t message = sent_message_.of(op.index);
+      if (a != previous_analyzed) {
+        for (std::int32_t m : r.received.of(a))
+          if (message < 0 || loaded.message_id[static_cast<std::size_t>(m)] < loaded.message_id[static_cast<std::size_t>(message)])
+            message = m;
+        // The store ids of the messages it completes are at random places too.
+        const OpIndex ahead = a + structure::LatenessMetrics::kPrefetchOps;
+        if (ahead < r.trace.op_count())
+          for (std::int32_t m : r.received.of(ahead)) __builtin_prefetch(&loaded.message_id[static_cast<std::size_t>(m)]);
+        metrics = r.metrics.all_in_op_order(a);
+      }
+      previous_analyzed = a;
+      if (op.shares_event_with_next) {
+        send_half_step = step;
+        return true;
+      }
+      const std::int32_t part = r.parts.of_op[static_cast<std::size_t>(a)];
+      sink.add({op.event_id, op.process, loaded.region[ui], static_cast<std::int32_t>(op.kind),
+                op.start, op.end, part, step, r.step(a), stored_id(loaded.collective_id, r.metrics.collective_of(a)),
+                stored_id(loaded.message_id, message),
+                send_half_step, metrics.lateness, metrics.global_lateness, metrics.diff_lateness, metrics.wait});
+      totals.add(step, op.process, part, op.start, op.end, metrics.lateness, metrics.diff_lateness, metrics.wait);
+      send_half_step = kNullRef;
+      return true;
+    });
+  }
+
+  const LoadedCommTrace& loaded_;
+  const StructureResult& r_;
+  const FirstSentMessages& sent_message_;
+  const int step_shift_;
+  const ProcessIndex processes_, chunk_;
+  const std::int64_t chunks_, blocks_;
+  std::vector<structure::InputOps::Position> next_;  // per process, where its walk resumes
+};
+
+// The two sides of writing comm_event_blocks (see CommEventRecordWalk).
+class CommEventRecordTasks {
+ public:
+  CommEventRecordTasks(const LoadedCommTrace& loaded, const StructureResult& r, const FirstSentMessages& sent_message,
+                       int step_shift)
+      : walk_(loaded, r, sent_message, step_shift), step_shift_(step_shift),
+        tasks_(walk_.task_count()),
+        helper_totals_(r.report.global_steps, r.trace.process_count, r.parts.count) {}
+
+  // The main thread: every row inserted, in key order; the records' totals
+  // in `totals`, the helper's included.
+  void write(Database& db, std::int64_t rows, std::int64_t step_slots, SummaryTotals& totals) {
+    CommEventBlockWriter blocks(db, step_shift_, rows, step_slots);
+    tasks_.run_writer(
+        [&](std::int64_t t) {
+          walk_.walk(t, blocks, totals);
+          blocks.flush();
+        },
+        [&](const EncodedCommEventRows& encoded) { blocks.insert(encoded); });
+    blocks.finish();
+    walk_.check_every_op_walked(db);
+  }
+  // The helper, once its own work is done; its totals are merged by
+  // merge_helper_totals after it has returned.
+  void help() {
+    if (!walk_.can_share()) return;
+    tasks_.run_helper([&](std::int64_t t) {
+      CommEventRowBuffer buffer(step_shift_);
+      walk_.walk(t, buffer, helper_totals_);
+      return buffer.take();
+    });
+  }
+  void merge_helper_totals(SummaryTotals& totals) const { totals.merge(helper_totals_); }
+  // Stops the helper when the main thread gives up (an error).
+  void abandon() { tasks_.abandon(); }
+
+ private:
+  CommEventRecordWalk walk_;
+  const int step_shift_;
+  SharedOrderedTasks<EncodedCommEventRows> tasks_;
+  SummaryTotals helper_totals_;
+};
 
 // The page cache size for the analysis, restored afterwards. The loader reads
 // each block once or twice in sequence and the writer appends, so a large
@@ -342,18 +429,30 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
 
   const std::int64_t step_slots = r.report.global_steps;
   const int step_shift = choose_step_shift(r.input.count(), r.trace.process_count, step_slots);
+  const FirstSentMessages sent_message(loaded, r);
+  CommEventRecordTasks records(loaded, r, sent_message, step_shift);
+  SummaryTotals totals(step_slots, r.trace.process_count, r.parts.count);
+  timer.mark("  first message of ops");
   // The view tables are built on a second thread meanwhile: they only read
-  // the analysis, and the SQLite inserts stay on this one.
+  // the analysis, and the SQLite inserts stay on this one. Then that thread
+  // makes comm_event_blocks rows too.
   const ViewTableInputs view_inputs = read_view_table_inputs(db);
   std::future<ViewTables> view_tables =
-      std::async(settings.threads > 1 ? std::launch::async : std::launch::deferred,
-                 [&] { return build_view_tables(view_inputs, loaded, r); });
-  const FirstSentMessages sent_message(loaded, r);
-  timer.mark("  first message of ops");
-  SummaryTotals totals(step_slots, r.trace.process_count, r.parts.count);
-  write_comm_event_records(db, loaded, r, sent_message, step_shift, totals);
+      std::async(settings.threads > 1 ? std::launch::async : std::launch::deferred, [&] {
+        ViewTables v = build_view_tables(view_inputs, loaded, r);
+        PhaseTimer helper_timer("WEFT_ANALYZE_TIMING");
+        records.help();
+        helper_timer.mark("  (helper) comm_event_blocks rows");
+        return v;
+      });
+  struct StopHelperOnExit {  // before the future's destructor waits for it
+    CommEventRecordTasks& records;
+    ~StopHelperOnExit() { records.abandon(); }
+  } stop_helper{records};
+  records.write(db, r.trace.process_count, step_slots, totals);
   timer.mark("  comm_event_blocks");
   const ViewTables views = view_tables.get();
+  records.merge_helper_totals(totals);
   timer.mark("  wait for the view tables");
   write_view_tables(db, views);
   timer.mark("  view tables");

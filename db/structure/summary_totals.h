@@ -24,6 +24,15 @@ struct MetricTotals {
     sum_wait += wait;
     comm += duration;
   }
+  void merge(const MetricTotals& o) {
+    ops += o.ops;
+    max_lateness = std::max(max_lateness, o.max_lateness);
+    sum_lateness += o.sum_lateness;
+    max_diff = std::max(max_diff, o.max_diff);
+    sum_diff += o.sum_diff;
+    sum_wait += o.sum_wait;
+    comm += o.comm;
+  }
 };
 
 // A partition's events and extent in time.
@@ -31,6 +40,12 @@ struct PartitionTotals {
   std::int64_t ops = 0;
   TimeNs begin = std::numeric_limits<TimeNs>::max(), end = std::numeric_limits<TimeNs>::min();
   TimeNs max_lateness = 0;
+  void merge(const PartitionTotals& o) {
+    ops += o.ops;
+    begin = std::min(begin, o.begin);
+    end = std::max(end, o.end);
+    max_lateness = std::max(max_lateness, o.max_lateness);
+  }
 };
 
 // Per global step, per process and per partition, of an MPI analysis.
@@ -50,6 +65,14 @@ struct SummaryTotals {
     pt.begin = std::min(pt.begin, start);
     pt.end = std::max(pt.end, end);
     pt.max_lateness = std::max(pt.max_lateness, late);
+  }
+
+  // Adds totals gathered over other records (another thread's) of the same
+  // run: sizes are equal.
+  void merge(const SummaryTotals& o) {
+    for (std::size_t i = 0; i < per_step.size(); ++i) per_step[i].merge(o.per_step[i]);
+    for (std::size_t i = 0; i < per_process.size(); ++i) per_process[i].merge(o.per_process[i]);
+    for (std::size_t i = 0; i < per_partition.size(); ++i) per_partition[i].merge(o.per_partition[i]);
   }
 
   std::vector<MetricTotals> per_step;
