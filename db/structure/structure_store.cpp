@@ -224,8 +224,10 @@ class CommEventRecordWalk {
   bool can_share() const { return chunks_ >= kMinChunks; }
 
   // Adds task t's records to `sink` (add(const CommEventRecord&)) and `totals`.
+  // Tasks of one chunk of processes never run at once (can_share), so
+  // threads share the per-process totals.
   template <class Sink>
-  void walk(std::int64_t task, Sink& sink, SummaryTotals& totals) {
+  void walk(std::int64_t task, Sink& sink, RecordTotals totals) {
     const std::int64_t block = task / chunks_;
     const auto first = static_cast<ProcessIndex>((task % chunks_) * chunk_);
     const ProcessIndex end = std::min(processes_, first + chunk_);
@@ -244,7 +246,7 @@ class CommEventRecordWalk {
   static constexpr ProcessIndex kMinChunks = SharedOrderedTasks<EncodedCommEventRows>::kMaxPending + 2;
 
   template <class Sink>
-  void walk_process(ProcessIndex p, std::int64_t block, Sink& sink, SummaryTotals& totals) {
+  void walk_process(ProcessIndex p, std::int64_t block, Sink& sink, RecordTotals& totals) {
     const LoadedCommTrace& loaded = loaded_;
     const StructureResult& r = r_;
     std::int64_t send_half_step = kNullRef;
@@ -305,7 +307,7 @@ class CommEventRecordTasks {
                        int step_shift)
       : walk_(loaded, r, sent_message, step_shift), step_shift_(step_shift),
         tasks_(walk_.task_count()),
-        helper_totals_(r.report.global_steps, r.trace.process_count, r.parts.count) {}
+        helper_totals_(r.report.global_steps, 0, r.parts.count) {}
 
   // The main thread: every row inserted, in key order; the records' totals
   // in `totals`, the helper's included.
@@ -313,20 +315,21 @@ class CommEventRecordTasks {
     CommEventBlockWriter blocks(db, step_shift_, rows, step_slots);
     tasks_.run_writer(
         [&](std::int64_t t) {
-          walk_.walk(t, blocks, totals);
+          walk_.walk(t, blocks, {totals, totals.per_process});
           blocks.flush();
         },
         [&](const EncodedCommEventRows& encoded) { blocks.insert(encoded); });
     blocks.finish();
     walk_.check_every_op_walked(db);
   }
-  // The helper, once its own work is done; its totals are merged by
+  // The helper, once its own work is done, while the main thread writes
+  // into `totals`: the per-process ones are shared, the others are merged by
   // merge_helper_totals after it has returned.
-  void help() {
+  void help(SummaryTotals& totals) {
     if (!walk_.can_share()) return;
     tasks_.run_helper([&](std::int64_t t) {
       CommEventRowBuffer buffer(step_shift_);
-      walk_.walk(t, buffer, helper_totals_);
+      walk_.walk(t, buffer, {helper_totals_, totals.per_process});
       return buffer.take();
     });
   }
@@ -441,7 +444,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
       std::async(settings.threads > 1 ? std::launch::async : std::launch::deferred, [&] {
         ViewTables v = build_view_tables(view_inputs, loaded, r);
         PhaseTimer helper_timer("WEFT_ANALYZE_TIMING");
-        records.help();
+        records.help(totals);
         helper_timer.mark("  (helper) comm_event_blocks rows");
         return v;
       });
