@@ -61,12 +61,17 @@ weft::testing::TestTrace sendrecv_ring() {
   return trace;
 }
 
+// The sendrecv_ring run, stored under a name of the test's, opened for writing.
+db::Database stored_sendrecv_ring(const char* name) {
+  const std::string path = weft::testing::temp_weft_path(name);
+  weft::testing::write_test_weft(path, sendrecv_ring());
+  return db::Database(path, db::Database::Mode::ReadWrite);
+}
+
 }  // namespace
 
 TEST(CommEventBlocks, RowsHoldEachRecordOnceInItsReceiveHalfsBlock) {
-  const std::string path = weft::testing::temp_weft_path("sendrecv_ring");
-  weft::testing::write_test_weft(path, sendrecv_ring());
-  db::Database db(path, db::Database::Mode::ReadWrite);
+  db::Database db = stored_sendrecv_ring("sendrecv_ring");
   for (int threads : {1, 2}) {
     db::AnalysisSettings settings;
     settings.threads = threads;
@@ -144,9 +149,7 @@ std::vector<std::string> window_events(db::Database& db, const db::StepWindow& w
 }  // namespace
 
 TEST(CommEventBlocks, AWindowReadsItsEventsByTheKeyAndFromAFileAnalyzedBeforeIt) {
-  const std::string path = weft::testing::temp_weft_path("sendrecv_ring_window");
-  weft::testing::write_test_weft(path, sendrecv_ring());
-  db::Database db(path, db::Database::Mode::ReadWrite);
+  db::Database db = stored_sendrecv_ring("sendrecv_ring_window");
   db::analyze_run(db, db::AnalysisSettings{});
   const std::int64_t shift = db.query_int("SELECT value FROM meta WHERE key = 'analysis_step_shift'");
   // Windows inside one step block, across blocks, on one process, past the
@@ -189,9 +192,7 @@ TEST(CommEventBlocks, AWindowReadsItsEventsByTheKeyAndFromAFileAnalyzedBeforeIt)
 // to the rollback journal first. The file keeps room for two analyses and
 // grows no further.
 TEST(CommEventBlocks, AnAnalysisAgainReplacesThePreviousOneWithoutReusingItsPages) {
-  const std::string path = weft::testing::temp_weft_path("sendrecv_ring_again");
-  weft::testing::write_test_weft(path, sendrecv_ring());
-  db::Database db(path, db::Database::Mode::ReadWrite);
+  db::Database db = stored_sendrecv_ring("sendrecv_ring_again");
   auto results = [&] {
     std::string all;
     db::Statement s = db.prepare("SELECT * FROM comm_events ORDER BY event");

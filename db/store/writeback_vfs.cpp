@@ -64,6 +64,15 @@ class BackgroundSync {
   std::thread thread_;  // last: starts once the members above exist
 };
 
+// A BackgroundSync of fd, or null when no thread can be started.
+BackgroundSync* start_syncer(int fd) noexcept {
+  try {
+    return new BackgroundSync(fd);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
 // The file as SQLite sees it, followed in memory by the real VFS's file.
 // SQLite allocates szOsFile bytes aligned to 8, so neither may need more.
 struct WritebackFile {
@@ -94,8 +103,10 @@ int wb_write(sqlite3_file* f, const void* data, int amount, sqlite3_int64 offset
   if (rc == SQLITE_OK && w->fd >= 0) {
     w->unwritten += amount;
     if (w->unwritten >= kWritebackBytes) {
-      if (!w->syncer) w->syncer = new BackgroundSync(w->fd);
-      w->syncer->request();
+      // No exception may leave this C callback: without a thread (none can
+      // be started, or no memory) the file is synced by SQLite alone.
+      if (!w->syncer) w->syncer = start_syncer(w->fd);
+      if (w->syncer) w->syncer->request();
       w->unwritten = 0;
     }
   }
