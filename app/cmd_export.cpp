@@ -12,6 +12,7 @@
 #include "app/table_writer.h"
 #include "common/error.h"
 #include "store/atomic_output.h"
+#include "store/background_sync.h"
 #include "store/meta.h"
 #include "store/record_scan.h"
 #include "store/schema.h"
@@ -135,7 +136,8 @@ void run_export(const ExportArgs& args) {
     return;
   }
   db::AtomicOutput output(args.output, true);
-  std::FILE* f = std::fopen(output.temp_path().c_str(), "w");
+  // Synced while it is written: commit() then waits for the last few MiB.
+  std::FILE* f = db::open_with_early_writeback(output.temp_path());
   if (!f) throw Error(args.output, "cannot write: " + db::write_error_text(errno));
   try {
     write_export(db, args, f);

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -84,7 +85,32 @@ void disarm_signal_cleanup() {
   _exit(0);
 }
 
+// fsync of `path` opened with `flags`: a file's data and size, or a
+// directory's entries, on the disk. The errno, 0 when it is there.
+int sync_to_disk(const std::string& path, int flags) {
+  const int fd = open(path.c_str(), flags | O_CLOEXEC);
+  if (fd < 0) return errno;
+  int error_number = 0;
+  while (fsync(fd) != 0)
+    if (errno != EINTR) {
+      error_number = errno;
+      break;
+    }
+  close(fd);
+  return error_number;
+}
+
+std::string directory_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::atomic<std::int64_t> g_disk_syncs{0};
+
 }  // namespace
+
+std::int64_t atomic_output_disk_syncs() { return g_disk_syncs.load(); }
 
 std::string write_error_text(int error_number) {
   if (error_number == ENOSPC || error_number == EDQUOT)
@@ -164,6 +190,13 @@ AtomicOutput::~AtomicOutput() {
 }
 
 void AtomicOutput::commit() {
+  // The writers skip syncs while they write (SQLite's synchronous=OFF): the
+  // data reaches the disk here, before the rename can replace a previous
+  // output, so that a power cut leaves the old file or the whole new one.
+  // A file system that allocates late reports a full disk only now.
+  if (const int error_number = sync_to_disk(temp_path_, O_RDONLY))
+    throw Error(output_path_, "cannot write the output to disk: " + write_error_text(error_number));
+  ++g_disk_syncs;
   // The temporary is created 0600; a run file should have the usual permissions.
   mode_t mask = umask(0);
   umask(mask);
@@ -171,6 +204,10 @@ void AtomicOutput::commit() {
   if (rename(temp_path_.c_str(), output_path_.c_str()) != 0)
     throw Error(output_path_, "cannot rename the finished output into place: " + write_error_text(errno));
   committed_ = true;
+  // The rename is on the disk once the directory is. Not reported when that
+  // fails: the output is complete and in place, only its name might not
+  // survive a power cut.
+  if (sync_to_disk(directory_of(output_path_), O_RDONLY | O_DIRECTORY) == 0) ++g_disk_syncs;
   release_guardian('c');
 }
 

@@ -17,8 +17,14 @@
 //   it) unless the writer reported the commit first. The guardian sits in its
 //   own process group, so a signal sent to the writer's group does not kill it.
 // Only a power cut or a kernel crash can leave an orphan "OUT.tmp-*" behind.
+//
+// commit() syncs the temporary to the disk before the rename and the
+// directory after it: a power cut just after a successful commit still finds
+// the whole new OUT (or, before the rename, the old one), never a file that
+// was renamed before its data were written.
 #include <sys/types.h>
 
+#include <cstdint>
 #include <string>
 
 namespace weft::db {
@@ -34,8 +40,10 @@ class AtomicOutput {
 
   const std::string& temp_path() const { return temp_path_; }
   const std::string& output_path() const { return output_path_; }
-  // Renames the temporary file over the output. The caller must have closed
-  // every handle on temp_path() first.
+  // Syncs the temporary file to the disk and renames it over the output
+  // (then syncs the directory). The caller must have closed every handle on
+  // temp_path() first. Throws weft::Error, the output untouched, when the
+  // data cannot be written (a full disk, an I/O error).
   void commit();
 
  private:
@@ -49,6 +57,9 @@ class AtomicOutput {
   int guardian_fd_ = -1;  // write end of the guardian's pipe
   pid_t guardian_pid_ = -1;
 };
+
+// The file and directory syncs commit() has made so far in this process (for tests).
+std::int64_t atomic_output_disk_syncs();
 
 // Text for a failed write's errno: "disk full" for ENOSPC and EDQUOT, so
 // that every writer reports a full disk in the same words.

@@ -32,7 +32,10 @@ void set_page_cache_mib(Database& db, int cache_mib) {
 }
 
 Database open_bulk_load(const std::string& temp_path, const std::string& output_path, int cache_mib) {
-  Database db(temp_path, Database::Mode::ReadWrite);
+  // synchronous=OFF: SQLite never syncs this file; AtomicOutput::commit does,
+  // once, and with early writeback it waits for the last few MiB only (0.3 s
+  // -> 3 ms at 16,384 processes).
+  Database db(temp_path, Database::Mode::ReadWrite, Database::Writeback::Early);
   db.set_display_path(output_path);
   apply_bulk_load_pragmas(db, cache_mib);
   return db;

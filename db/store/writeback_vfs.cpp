@@ -4,82 +4,22 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <condition_variable>
 #include <mutex>
-#include <thread>
+#include <new>
+
+#include "store/background_sync.h"
 
 namespace weft::db {
 namespace {
 
-constexpr sqlite3_int64 kWritebackBytes = sqlite3_int64{8} << 20;
-
 sqlite3_vfs* g_real = nullptr;
-std::atomic<std::int64_t> g_background_syncs{0};
-
-// A thread that fdatasyncs one file whenever asked, without making the asker
-// wait. Asked again while a sync is under way, it syncs once more after it.
-class BackgroundSync {
- public:
-  explicit BackgroundSync(int fd) : fd_(fd), thread_([this] { run(); }) {}
-  // Waits for the sync under way, if any (not for one only asked for).
-  ~BackgroundSync() {
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_one();
-    thread_.join();
-  }
-  BackgroundSync(const BackgroundSync&) = delete;
-  BackgroundSync& operator=(const BackgroundSync&) = delete;
-
-  void request() {
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      wanted_ = true;
-    }
-    wake_.notify_one();
-  }
-
- private:
-  void run() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    for (;;) {
-      wake_.wait(lock, [this] { return wanted_ || stop_; });
-      if (stop_) return;
-      wanted_ = false;
-      lock.unlock();
-      // Only timing: an error leaves the data to SQLite's own sync, which
-      // reports it, as without this VFS.
-      if (fdatasync(fd_) == 0) g_background_syncs.fetch_add(1, std::memory_order_relaxed);
-      lock.lock();
-    }
-  }
-
-  const int fd_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool wanted_ = false, stop_ = false;
-  std::thread thread_;  // last: starts once the members above exist
-};
-
-// A BackgroundSync of fd, or null when no thread can be started.
-BackgroundSync* start_syncer(int fd) noexcept {
-  try {
-    return new BackgroundSync(fd);
-  } catch (...) {
-    return nullptr;
-  }
-}
 
 // The file as SQLite sees it, followed in memory by the real VFS's file.
 // SQLite allocates szOsFile bytes aligned to 8, so neither may need more.
 struct WritebackFile {
   sqlite3_file base;
-  int fd;                   // a descriptor of our own on the same file, or -1
-  sqlite3_int64 unwritten;  // bytes written since the last background sync was asked for
-  BackgroundSync* syncer;   // started at the first 8 MiB, or null
+  int fd;                     // a descriptor of our own on the same file, or -1
+  EarlyWriteback* writeback;  // of fd, or null
   sqlite3_file* real() { return reinterpret_cast<sqlite3_file*>(reinterpret_cast<char*>(this) + sizeof(WritebackFile)); }
 };
 
@@ -91,25 +31,16 @@ sqlite3_file* real(sqlite3_file* f) { return self(f)->real(); }
 
 int wb_close(sqlite3_file* f) {
   WritebackFile* w = self(f);
-  delete w->syncer;  // waits for its sync, which uses fd
-  w->syncer = nullptr;
+  delete w->writeback;  // waits for its sync, which uses fd
+  w->writeback = nullptr;
   if (w->fd >= 0) close(w->fd);
   return real(f)->pMethods->xClose(real(f));
 }
 
 int wb_write(sqlite3_file* f, const void* data, int amount, sqlite3_int64 offset) {
   const int rc = real(f)->pMethods->xWrite(real(f), data, amount, offset);
-  WritebackFile* w = self(f);
-  if (rc == SQLITE_OK && w->fd >= 0) {
-    w->unwritten += amount;
-    if (w->unwritten >= kWritebackBytes) {
-      // No exception may leave this C callback: without a thread (none can
-      // be started, or no memory) the file is synced by SQLite alone.
-      if (!w->syncer) w->syncer = start_syncer(w->fd);
-      if (w->syncer) w->syncer->request();
-      w->unwritten = 0;
-    }
-  }
+  // Never throws (no exception may leave this C callback).
+  if (rc == SQLITE_OK && self(f)->writeback) self(f)->writeback->wrote(amount);
   return rc;
 }
 
@@ -147,8 +78,7 @@ sqlite3_io_methods g_methods_v1, g_methods_v2;
 int wb_open(sqlite3_vfs*, const char* name, sqlite3_file* f, int flags, int* out_flags) {
   WritebackFile* w = self(f);
   w->fd = -1;
-  w->unwritten = 0;
-  w->syncer = nullptr;
+  w->writeback = nullptr;
   const int rc = g_real->xOpen(g_real, name, w->real(), flags, out_flags);
   if (rc != SQLITE_OK || !w->real()->pMethods) {
     f->pMethods = nullptr;  // SQLite calls no xClose on a file that failed to open
@@ -159,8 +89,16 @@ int wb_open(sqlite3_vfs*, const char* name, sqlite3_file* f, int flags, int* out
     case 2: f->pMethods = &g_methods_v2; break;
     default: f->pMethods = &kMethods; break;
   }
-  if (name && (flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL)) && (flags & SQLITE_OPEN_READWRITE))
+  if (name && (flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL)) && (flags & SQLITE_OPEN_READWRITE)) {
     w->fd = open(name, O_RDONLY | O_CLOEXEC);  // -1: no early writeback for this file
+    if (w->fd >= 0) {
+      w->writeback = new (std::nothrow) EarlyWriteback(w->fd);
+      if (!w->writeback) {
+        close(w->fd);
+        w->fd = -1;
+      }
+    }
+  }
   return SQLITE_OK;
 }
 
@@ -212,7 +150,7 @@ void register_vfs() {
 
 }  // namespace
 
-std::int64_t writeback_vfs_background_syncs() { return g_background_syncs.load(std::memory_order_relaxed); }
+std::int64_t writeback_vfs_background_syncs() { return background_syncs(); }
 
 const char* writeback_vfs_name() {
   static std::once_flag once;
