@@ -71,6 +71,23 @@ std::vector<std::uint8_t> tile_bytes(const db::StepLodTiles& lod) {
 
 }  // namespace
 
+// The builder with the largest differential lateness found from the items
+// (the others given): one walk, as the MPI analysis' view tables make it.
+db::StepLodTiles build_finding_diff(const std::vector<db::StepLodItem>& items) {
+  db::StepLodMaxima given;
+  for (const auto& it : items)
+    if (it.row >= 0 && it.row < kRows && it.step >= 0 && it.step < kSteps) {
+      given.lateness = std::max(given.lateness, it.lateness);
+      given.global_lateness = std::max(given.global_lateness, it.global_lateness);
+      given.duration = std::max(given.duration, it.duration);
+    }
+  given.diff_lateness = 1;  // ignored: found from the items
+  const db::RegionClasses classes = test_classes();
+  db::StepLodBuilder builder(kRows, kSteps, classes, given, db::StepLodBuilder::Diff::FromItems);
+  for (const db::StepLodItem& it : items) builder.add(it);
+  return builder.finish();
+}
+
 TEST(RegionClasses, DenseSparseAndUnknownRegions) {
   const db::RegionClasses c = test_classes();
   EXPECT_EQ(c.of(0), db::StartClass::Send);
@@ -96,6 +113,13 @@ TEST(StepLod, FinestCellsAreTheQuantizedMaximaOfTheirItemsInAnyOrder) {
   std::vector<db::StepLodItem> shuffled = items;
   std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(11));
   EXPECT_EQ(tile_bytes(build(shuffled)), tile_bytes(sorted));
+  // With the largest differential lateness found during the walk, in every
+  // order: the same bytes again (the raw cells are quantized at the end).
+  EXPECT_EQ(tile_bytes(build_finding_diff(items)), tile_bytes(sorted));
+  EXPECT_EQ(tile_bytes(build_finding_diff(reversed)), tile_bytes(sorted));
+  EXPECT_EQ(tile_bytes(build_finding_diff(shuffled)), tile_bytes(sorted));
+  EXPECT_EQ(db::StepLodBuilder::diff_from_items_bytes(kRows, kSteps),
+            l.blocks(l.min_plevel) * kSteps * static_cast<std::int64_t>(sizeof(TimeNs)));
 
   // The expected cells, item by item from the definition.
   db::StepLodMaxima max;

@@ -100,6 +100,9 @@ TEST(Structure, LatenessAndDifferentialLatenessFollowTheirDefinitions) {
   for (OpIndex op = 0; op < 6; ++op) EXPECT_EQ(m.global_lateness(op), m.lateness(op));
   // Late sender: r2 started at 12, its sender s1 at 0 -> it did not wait.
   EXPECT_EQ(m.wait(5), 0);
+  // The largest of each, known without walking the ops: 20 (s1 on step 1).
+  EXPECT_EQ(m.max_lateness(), 20);
+  EXPECT_EQ(m.max_global_lateness(), 20);
 }
 
 TEST(Structure, WaitTimeIsTheLateSenderGapClampedToTheCall) {
@@ -192,6 +195,10 @@ TEST(Structure, SubCommunicatorCollectivesShareALeapThenTheWorldCollectiveFollow
   EXPECT_EQ(r->metrics.lateness(a1), 1);  // exits 5, 6 in partition a
   EXPECT_EQ(r->metrics.lateness(b3), 1);  // exits 7, 8 in partition b
   EXPECT_EQ(r->metrics.global_lateness(b3), 3);  // against a0's 5 on global step 1
+  // Largest: 1 in partitions a and b, 3 in c (c3's 18 against c0's 15);
+  // globally 3 as well (b3's 8 against a0's 5, and c3 again).
+  EXPECT_EQ(r->metrics.max_lateness(), 3);
+  EXPECT_EQ(r->metrics.max_global_lateness(), 3);
   EXPECT_EQ(r->metrics.wait(c0), 0);
   EXPECT_EQ(r->metrics.wait(a0), 0);
   EXPECT_TRUE(check(*r).ok());

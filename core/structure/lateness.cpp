@@ -25,14 +25,25 @@ LatenessMetrics::LatenessMetrics(const CommTrace& t, const Partitioning& parts,
   }
   local_min_.assign(static_cast<std::size_t>(local_slots), kNone);
   global_min_.assign(static_cast<std::size_t>(global_width), kNone);
+  // The latest exit of each slot too: the largest lateness of a slot is its
+  // latest exit less its earliest, so the run's largest are known without
+  // computing every op's.
+  std::vector<TimeNs> local_max(local_min_.size(), std::numeric_limits<TimeNs>::min());
+  std::vector<TimeNs> global_max(global_min_.size(), std::numeric_limits<TimeNs>::min());
   for (OpIndex op = 0; op < t.op_count(); ++op) {
     auto i = static_cast<std::size_t>(op);
     auto part = static_cast<std::size_t>(parts.of_op[i]);
-    auto& l = local_min_[static_cast<std::size_t>(local_base_[part] + global_raw[i])];
-    l = std::min(l, t.end[i]);
-    auto& g = global_min_[static_cast<std::size_t>(global_raw[i])];
-    g = std::min(g, t.end[i]);
+    const auto slot = static_cast<std::size_t>(local_base_[part] + global_raw[i]);
+    local_min_[slot] = std::min(local_min_[slot], t.end[i]);
+    local_max[slot] = std::max(local_max[slot], t.end[i]);
+    const auto global_slot = static_cast<std::size_t>(global_raw[i]);
+    global_min_[global_slot] = std::min(global_min_[global_slot], t.end[i]);
+    global_max[global_slot] = std::max(global_max[global_slot], t.end[i]);
   }
+  for (std::size_t s = 0; s < local_min_.size(); ++s)
+    if (local_min_[s] != kNone) max_lateness_ = std::max(max_lateness_, local_max[s] - local_min_[s]);
+  for (std::size_t s = 0; s < global_min_.size(); ++s)
+    if (global_min_[s] != kNone) max_global_lateness_ = std::max(max_global_lateness_, global_max[s] - global_min_[s]);
   coll_last_start_.assign(static_cast<std::size_t>(t.collective_count()), std::numeric_limits<TimeNs>::min());
   for (OpIndex op = 0; op < t.op_count(); ++op) {
     std::int32_t c = coll_of_[static_cast<std::size_t>(op)];

@@ -58,6 +58,9 @@ class LatenessMetrics {
     return all(op);
   }
   static constexpr OpIndex kPrefetchOps = 16;
+  // The largest lateness and global lateness of any op (0 without ops).
+  TimeNs max_lateness() const { return max_lateness_; }
+  TimeNs max_global_lateness() const { return max_global_lateness_; }
   // The collective `op` is a member of, or -1.
   std::int32_t collective_of(OpIndex op) const { return coll_of_[static_cast<std::size_t>(op)]; }
 
@@ -74,6 +77,7 @@ class LatenessMetrics {
   std::vector<TimeNs> global_min_;        // per global raw step
   CollectiveOfOps coll_of_;
   std::vector<TimeNs> coll_last_start_;  // per collective: latest member start
+  TimeNs max_lateness_ = 0, max_global_lateness_ = 0;
 };
 
 }  // namespace weft::structure

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "common/release_memory.h"
 #include "store/meta.h"
 #include "summary/start_histogram.h"
 
@@ -65,6 +66,12 @@ std::array<std::uint8_t, kStepLodCellBytes> quantized_cell(const RawCell& c, con
   return q;
 }
 
+void merge_raw_diff(std::vector<TimeNs>& raw_diff, const StepGrid& grid, std::int64_t block, std::int64_t bin,
+                    TimeNs diff_lateness) {
+  TimeNs& to = raw_diff[static_cast<std::size_t>(block * grid.bins + bin)];
+  to = std::max(to, diff_lateness);
+}
+
 // The finest cells of one block of rows, kept raw while the items of that
 // block arrive (an MPI analysis gives them process by process) and quantized
 // once per cell when the next block starts, not once per item: the maximum of
@@ -85,11 +92,15 @@ class RawCellBand {
     lo_ = std::min(lo_, bin);
     hi_ = std::max(hi_, bin);
   }
-  // Merges the band's cells into `grid` and starts `block` empty.
-  void move_to(std::int64_t block, StepGrid& grid, const StepLodMaxima& max) {
+  // Merges the band's cells into `grid` (the raw differential lateness into
+  // `raw_diff` instead, when not empty) and starts `block` empty.
+  void move_to(std::int64_t block, StepGrid& grid, const StepLodMaxima& max, std::vector<TimeNs>& raw_diff) {
     for (std::int64_t bin = lo_; bin <= hi_; ++bin) {
       RawCell& c = cells_[static_cast<std::size_t>(bin)];
-      if (c.classes != 0) merge_into(grid.at(block_, bin), quantized_cell(c, max));
+      if (c.classes != 0) {
+        merge_into(grid.at(block_, bin), quantized_cell(c, max));
+        if (!raw_diff.empty()) merge_raw_diff(raw_diff, grid, block_, bin, c.diff_lateness);
+      }
       c = RawCell{};
     }
     block_ = block;
@@ -154,41 +165,89 @@ StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLod
   return build_step_lod(rows, steps, items, classes, max);
 }
 
-StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
-                            const RegionClasses& classes, const StepLodMaxima& max) {
+struct StepLodBuilder::State {
   StepLodTiles lod;
-  const StepLodLayout& l = lod.layout = plan_step_lod_layout(rows, steps);
-  StepGrid grid;
-  grid.resize(l.blocks(l.min_plevel), l.bins(l.min_slevel));
-  RawCellBand band(grid.bins);
-  items([&](const StepLodItem& it) {
-    if (it.step < 0 || it.step >= l.steps || it.row < 0 || it.row >= l.processes) return;
-    const std::int64_t block = it.row >> l.min_plevel, bin = it.step >> l.min_slevel;
-    const auto class_bit = static_cast<std::uint8_t>(1u << static_cast<int>(classes.of(it.region)));
-    if (block != band.block()) {
-      if (block < band.block()) {  // rows out of order: this item alone, quantized now
-        merge_into(grid.at(block, bin), quantized_cell(RawCell{it.lateness, it.diff_lateness, it.global_lateness,
-                                                               it.duration, class_bit}, max));
-        return;
-      }
-      band.move_to(block, grid, max);
-    }
-    band.add(bin, it, class_bit);
-  });
-  band.move_to(grid.blocks, grid, max);
+  const RegionClasses& classes;
+  StepLodMaxima max;  // its diff_lateness 0 while it is found from the items
+  StepGrid grid;      // the finest level
+  RawCellBand band;
+  // Per finest cell, while the largest differential lateness is found from
+  // the items: its raw largest (empty otherwise).
+  std::vector<TimeNs> raw_diff;
 
-  StepGrid by_processes = std::move(grid);
+  State(std::int64_t rows, std::int64_t steps, const RegionClasses& c, const StepLodMaxima& m)
+      : lod{plan_step_lod_layout(rows, steps), {}}, classes(c), max(m),
+        band((lod.layout.steps + (std::int64_t{1} << lod.layout.min_slevel) - 1) >> lod.layout.min_slevel) {
+    const StepLodLayout& l = lod.layout;
+    grid.resize(l.blocks(l.min_plevel), l.bins(l.min_slevel));
+  }
+};
+
+std::int64_t StepLodBuilder::diff_from_items_bytes(std::int64_t rows, std::int64_t steps) {
+  const StepLodLayout l = plan_step_lod_layout(rows, steps);
+  return l.blocks(l.min_plevel) * l.bins(l.min_slevel) * static_cast<std::int64_t>(sizeof(TimeNs));
+}
+
+StepLodBuilder::StepLodBuilder(std::int64_t rows, std::int64_t steps, const RegionClasses& classes,
+                               const StepLodMaxima& maxima, Diff diff)
+    : s_(std::make_unique<State>(rows, steps, classes, maxima)) {
+  if (diff == Diff::FromItems) {
+    s_->max.diff_lateness = 0;  // quantizes to 0 until finish()
+    s_->raw_diff.assign(s_->grid.cells.size(), 0);
+  }
+}
+
+StepLodBuilder::~StepLodBuilder() = default;
+
+void StepLodBuilder::add(const StepLodItem& it) {
+  State& s = *s_;
+  const StepLodLayout& l = s.lod.layout;
+  if (it.step < 0 || it.step >= l.steps || it.row < 0 || it.row >= l.processes) return;
+  const std::int64_t block = it.row >> l.min_plevel, bin = it.step >> l.min_slevel;
+  const auto class_bit = static_cast<std::uint8_t>(1u << static_cast<int>(s.classes.of(it.region)));
+  if (block != s.band.block()) {
+    if (block < s.band.block()) {  // rows out of order: this item alone, quantized now
+      merge_into(s.grid.at(block, bin), quantized_cell(RawCell{it.lateness, it.diff_lateness, it.global_lateness,
+                                                               it.duration, class_bit}, s.max));
+      if (!s.raw_diff.empty()) merge_raw_diff(s.raw_diff, s.grid, block, bin, it.diff_lateness);
+      return;
+    }
+    s.band.move_to(block, s.grid, s.max, s.raw_diff);
+  }
+  s.band.add(bin, it, class_bit);
+}
+
+StepLodTiles StepLodBuilder::finish() {
+  State& s = *s_;
+  const StepLodLayout& l = s.lod.layout;
+  s.band.move_to(s.grid.blocks, s.grid, s.max, s.raw_diff);
+  if (!s.raw_diff.empty()) {
+    // The maximum of quantized values is the quantized maximum: the same
+    // bytes as quantizing each band with the largest known beforehand.
+    const TimeNs max_diff = *std::max_element(s.raw_diff.begin(), s.raw_diff.end());
+    for (std::size_t i = 0; i < s.raw_diff.size(); ++i)
+      s.grid.cells[i][kLodDiffLateness] = quantize_metric(s.raw_diff[i], max_diff);
+    release_memory(s.raw_diff);
+  }
+  StepGrid by_processes = std::move(s.grid);
   for (int p = l.min_plevel; p <= l.max_plevel; ++p) {
     if (p > l.min_plevel) by_processes = coarser(by_processes, true);
     compress_tiles(p, l.min_slevel, by_processes.blocks, by_processes.bins, kStepLodCellBytes, by_processes.bytes(),
-                   lod.tiles);
+                   s.lod.tiles);
     StepGrid level;  // coarser in steps, from by_processes without a copy of it
-    for (int s = l.min_slevel + 1; s <= l.max_slevel; ++s) {
-      level = coarser(s == l.min_slevel + 1 ? by_processes : level, false);
-      compress_tiles(p, s, level.blocks, level.bins, kStepLodCellBytes, level.bytes(), lod.tiles);
+    for (int sl = l.min_slevel + 1; sl <= l.max_slevel; ++sl) {
+      level = coarser(sl == l.min_slevel + 1 ? by_processes : level, false);
+      compress_tiles(p, sl, level.blocks, level.bins, kStepLodCellBytes, level.bytes(), s.lod.tiles);
     }
   }
-  return lod;
+  return std::move(s.lod);
+}
+
+StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
+                            const RegionClasses& classes, const StepLodMaxima& max) {
+  StepLodBuilder builder(rows, steps, classes, max, StepLodBuilder::Diff::Known);
+  items([&](const StepLodItem& it) { builder.add(it); });
+  return builder.finish();
 }
 
 void write_step_lod(Database& db, const StepLodTiles& lod) {

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "store/sqlite.h"
@@ -54,6 +55,30 @@ using StepLodItems = std::function<void(const std::function<void(const StepLodIt
 struct StepLodMaxima {
   TimeNs lateness = 0, diff_lateness = 0, global_lateness = 0, duration = 0;
 };
+// Builds the level of detail of items given one at a time, over `rows`
+// logical rows and `steps` steps. With Diff::FromItems the largest
+// differential lateness is not known beforehand: the finest cells keep their
+// raw largest (diff_from_items_bytes) until finish() quantizes them with the
+// items' largest, so one walk of the items serves the time bins too
+// (view_tables.cpp). The cells are the same bytes either way.
+class StepLodBuilder {
+ public:
+  enum class Diff { Known, FromItems };
+  StepLodBuilder(std::int64_t rows, std::int64_t steps, const RegionClasses& classes, const StepLodMaxima& maxima,
+                 Diff diff);
+  ~StepLodBuilder();
+  StepLodBuilder(const StepLodBuilder&) = delete;
+  StepLodBuilder& operator=(const StepLodBuilder&) = delete;
+  void add(const StepLodItem& item);
+  StepLodTiles finish();  // once
+  // The memory Diff::FromItems takes for such a layout.
+  static std::int64_t diff_from_items_bytes(std::int64_t rows, std::int64_t steps);
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
 // The level of detail of the items over `rows` logical rows and `steps` steps
 // (the items are visited once, for the cells).
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,

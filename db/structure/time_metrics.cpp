@@ -30,24 +30,20 @@ TimeMetricBins bin_time_metrics(const structure::StructureResult& r, TimeNs trac
   }, trace_end_ns, bins);
 }
 
-TimeMetricBins bin_time_metrics(const TimeMetricItems& items, TimeNs trace_end_ns, std::int32_t bins) {
+TimeMetricBinner::TimeMetricBinner(TimeNs trace_end_ns, std::int32_t bins) {
   bins = std::max(bins, 1);
   const TimeNs end = std::max<TimeNs>(trace_end_ns, 1);
-  TimeMetricBins out;
-  TimeMetrics& m = out.metrics;
+  TimeMetrics& m = out_.metrics;
   m.bins = bins;
   m.bin_ns = std::max<TimeNs>(1, ceil_div(end, bins));
   for (auto& v : m.values) v.assign(static_cast<std::size_t>(bins), 0);
-  out.ops.assign(static_cast<std::size_t>(bins), 0);
-  items([&](const TimeMetricItem& it) {
-    const auto b = static_cast<std::size_t>(std::clamp<TimeNs>(it.end / m.bin_ns, 0, bins - 1));
-    ++out.ops[b];
-    m.values[kTimeLateness][b] = std::max(m.values[kTimeLateness][b], it.lateness);
-    m.values[kTimeGlobalLateness][b] = std::max(m.values[kTimeGlobalLateness][b], it.global_lateness);
-    m.values[kTimeDiffLateness][b] = std::max(m.values[kTimeDiffLateness][b], it.diff_lateness);
-    m.values[kTimeWait][b] = saturating_add(m.values[kTimeWait][b], it.wait);
-  });
-  return out;
+  out_.ops.assign(static_cast<std::size_t>(bins), 0);
+}
+
+TimeMetricBins bin_time_metrics(const TimeMetricItems& items, TimeNs trace_end_ns, std::int32_t bins) {
+  TimeMetricBinner binner(trace_end_ns, bins);
+  items([&](const TimeMetricItem& it) { binner.add(it); });
+  return binner.take();
 }
 
 void write_time_metrics(Database& db, const TimeMetricBins& bins) {

@@ -5,11 +5,13 @@
 // communication events that end in it, and the time spent waiting in them.
 // Written with the analysis (docs/schema.md, "time_metrics"), so the strip
 // of a whole run is read from a thousand rows, never from the events.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <vector>
 
+#include "common/int_math.h"
 #include "common/types.h"
 #include "store/sqlite.h"
 #include "structure/analysis.h"
@@ -40,6 +42,26 @@ struct TimeMetricBins {
   TimeMetrics metrics;
   std::vector<std::int64_t> ops;  // per bin
 };
+// Bins items by their end time over [0, trace_end_ns], one at a time (for a
+// walk that makes other tables from the same items).
+class TimeMetricBinner {
+ public:
+  explicit TimeMetricBinner(TimeNs trace_end_ns, std::int32_t bins = kDefaultTimeMetricBins);
+  void add(const TimeMetricItem& it) {
+    TimeMetrics& m = out_.metrics;
+    const auto b = static_cast<std::size_t>(std::clamp<TimeNs>(it.end / m.bin_ns, 0, m.bins - 1));
+    ++out_.ops[b];
+    m.values[kTimeLateness][b] = std::max(m.values[kTimeLateness][b], it.lateness);
+    m.values[kTimeGlobalLateness][b] = std::max(m.values[kTimeGlobalLateness][b], it.global_lateness);
+    m.values[kTimeDiffLateness][b] = std::max(m.values[kTimeDiffLateness][b], it.diff_lateness);
+    m.values[kTimeWait][b] = saturating_add(m.values[kTimeWait][b], it.wait);
+  }
+  TimeMetricBins take() { return std::move(out_); }
+
+ private:
+  TimeMetricBins out_;
+};
+
 // Bins the items by their end time over [0, trace_end_ns].
 TimeMetricBins bin_time_metrics(const TimeMetricItems& items, TimeNs trace_end_ns,
                                 std::int32_t bins = kDefaultTimeMetricBins);

@@ -42,10 +42,14 @@ struct ViewTables {
   TimeMetricBins time_metrics;
   ViewTableFacts facts;
 };
+// How the time bins and the step level of detail walk the ops: in one walk
+// when its memory fits (Auto, view_tables.cpp), or as asked (for tests: both
+// give the same tables).
+enum class MetricsWalks { Auto, One, Two };
 // Needs the loaded trace's messages: call it before they are released. Only
 // reads `loaded` and `result`.
 ViewTables build_view_tables(const ViewTableInputs& inputs, const LoadedCommTrace& loaded,
-                             const structure::StructureResult& result);
+                             const structure::StructureResult& result, MetricsWalks walks = MetricsWalks::Auto);
 // Creates and fills the tables inside the caller's transaction.
 void write_view_tables(Database& db, const ViewTables& tables);
 void write_view_facts(Database& db, const ViewTableFacts& facts);
