@@ -29,10 +29,12 @@ void find_lateness_ranges(const TimeMetricBins& bins, ViewTableFacts& f) {
 // of detail: its finest cells then keep a raw differential lateness each
 // (StepLodBuilder::Diff::FromItems), 8 bytes per cell, which small runs with
 // many steps (more cells than ops) would pay for with their peak memory.
-// Allowed up to 2 MiB, or up to 4 bytes per op: 2.3 MB at 16,384 processes.
+// Allowed up to 1 MiB, or up to 2 bytes per op: 2.3 MB (0.7 bytes per op) at
+// 16,384 processes × 20 iterations; at 4,096 the same 2.3 MB would be 2.9
+// bytes per op, and two walks it is.
 bool one_metrics_walk_fits(const structure::StructureResult& r) {
   const std::int64_t bytes = StepLodBuilder::diff_from_items_bytes(r.trace.process_count, r.report.global_steps);
-  return bytes <= std::max<std::int64_t>(std::int64_t{2} << 20, std::int64_t{4} * r.input.count());
+  return bytes <= std::max<std::int64_t>(std::int64_t{1} << 20, std::int64_t{2} * r.input.count());
 }
 
 // The time bins and the step level of detail in one walk of the input ops:
