@@ -1,5 +1,6 @@
 #include "app/user_colors.h"
 
+#include <fcntl.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <fstream>
 
 #include "common/error.h"
+#include "store/atomic_output.h"
 #include "store/window_query.h"
 
 namespace weft::app {
@@ -69,6 +71,9 @@ void write_user_colors(const std::string& path, const UserColors& colors) {
     out << j.dump(2) << "\n";
     if (!out) throw Error(path + ": cannot write the function colors");
   }
+  // On the disk before the rename replaces the previous colors.
+  if (const int error_number = db::sync_to_disk(temp, O_RDONLY))
+    throw Error(path + ": cannot write the function colors (" + db::write_error_text(error_number) + ")");
   std::filesystem::rename(temp, target, ec);
   if (ec) throw Error(path + ": cannot write the function colors (" + ec.message() + ")");
 }

@@ -85,8 +85,18 @@ void disarm_signal_cleanup() {
   _exit(0);
 }
 
-// fsync of `path` opened with `flags`: a file's data and size, or a
-// directory's entries, on the disk. The errno, 0 when it is there.
+std::string directory_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::atomic<std::int64_t> g_disk_syncs{0};
+
+}  // namespace
+
+std::int64_t atomic_output_disk_syncs() { return g_disk_syncs.load(); }
+
 int sync_to_disk(const std::string& path, int flags) {
   const int fd = open(path.c_str(), flags | O_CLOEXEC);
   if (fd < 0) return errno;
@@ -99,18 +109,6 @@ int sync_to_disk(const std::string& path, int flags) {
   close(fd);
   return error_number;
 }
-
-std::string directory_of(const std::string& path) {
-  const auto slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-std::atomic<std::int64_t> g_disk_syncs{0};
-
-}  // namespace
-
-std::int64_t atomic_output_disk_syncs() { return g_disk_syncs.load(); }
 
 std::string write_error_text(int error_number) {
   if (error_number == ENOSPC || error_number == EDQUOT)

@@ -58,6 +58,11 @@ class AtomicOutput {
   pid_t guardian_pid_ = -1;
 };
 
+// fsync of `path` opened with `flags` (O_RDONLY for a file, with O_DIRECTORY
+// for a directory): a file's data and size, or a directory's entries, on the
+// disk. The errno, 0 when they are there.
+int sync_to_disk(const std::string& path, int flags);
+
 // The file and directory syncs commit() has made so far in this process (for tests).
 std::int64_t atomic_output_disk_syncs();
 
