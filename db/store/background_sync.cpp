@@ -23,9 +23,10 @@ ssize_t stream_write(void* cookie, const char* data, std::size_t size) {
   std::size_t done = 0;
   while (done < size) {
     const ssize_t n = write(s->fd, data + done, size - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      break;  // errno says why
+    if (n <= 0) {
+      if (n < 0 && errno == EINTR) continue;
+      if (n == 0) errno = EIO;  // no progress: do not spin
+      break;                    // errno says why
     }
     done += static_cast<std::size_t>(n);
   }
