@@ -395,6 +395,9 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
       resolve_message_ops(index, refs);
       resolve_collective_ops(index, refs);
       columns_sized.wait();
+      // Sizing failed (no memory; region is sized last): that error
+      // propagates, and nothing may be filled.
+      if (out.region.size() != n) return;
       fill_ops(*second, regions, index, half, t.process_count, out);
     });
     {
