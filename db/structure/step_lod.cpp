@@ -134,21 +134,23 @@ StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps) {
   return l;
 }
 
+TimeNs max_input_op_duration(const structure::StructureResult& r) {
+  TimeNs max_duration = 0;
+  r.input.for_each(r.trace, [&](const structure::InputOp& op) { max_duration = std::max(max_duration, op.end - op.start); });
+  return max_duration;
+}
+
 StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::StructureResult& r,
                             const RegionClasses& classes, TimeNs max_lateness, TimeNs max_diff_lateness,
                             TimeNs max_global_lateness) {
-  // Durations are the input ops' own (a coalesced Isend's, not its run's).
-  TimeNs max_duration = 0;
-  r.input.for_each(r.trace, [&](const structure::InputOp& op) { max_duration = std::max(max_duration, op.end - op.start); });
+  const TimeNs max_duration = max_input_op_duration(r);
   return build_step_lod(r.trace.process_count, r.report.global_steps, [&](const auto& emit) {
     structure::OpIndex previous = structure::kNoOp;
     structure::OpMetrics m;  // the analyzed op's: computed once for a coalesced run
     r.input.for_each(r.trace, [&](const structure::InputOp& op) {
-      const structure::OpIndex a = op.analyzed;
-      if (a != previous) m = r.metrics.all_in_op_order(a);
-      previous = a;
-      emit(StepLodItem{op.process, r.global_step(a), m.lateness, m.diff_lateness, m.global_lateness, op.end - op.start,
-                       loaded.region[static_cast<std::size_t>(op.index)]});
+      if (op.analyzed != previous) m = r.metrics.all_in_op_order(op.analyzed);
+      previous = op.analyzed;
+      emit(step_lod_item(loaded, r, op, m));
     });
   }, classes, {max_lateness, max_diff_lateness, max_global_lateness, max_duration});
 }

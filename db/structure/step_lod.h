@@ -86,6 +86,15 @@ StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLod
 // The same with the maxima found in a first visit of the items.
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
                             const RegionClasses& classes);
+// The item of one input op of an MPI analysis, with its analyzed op's
+// metrics `m` (a coalesced run's ops share them; the duration is the op's own).
+inline StepLodItem step_lod_item(const LoadedCommTrace& loaded, const structure::StructureResult& r,
+                                 const structure::InputOp& op, const structure::OpMetrics& m) {
+  return {op.process, r.global_step(op.analyzed), m.lateness, m.diff_lateness, m.global_lateness,
+          op.end - op.start, loaded.region[static_cast<std::size_t>(op.index)]};
+}
+// The largest duration of the input ops: the cells' duration maximum.
+TimeNs max_input_op_duration(const structure::StructureResult& r);
 // The items of an MPI analysis (its input ops), with the maxima of the
 // lateness metrics known (the analysis' own ranges).
 StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::StructureResult& result,

@@ -24,8 +24,7 @@ TimeMetricBins bin_time_metrics(const structure::StructureResult& r, TimeNs trac
     for (structure::OpIndex a = 0; a < r.trace.op_count(); ++a) {
       const structure::OpMetrics m = r.metrics.all_in_op_order(a);
       visit(a, m);
-      emit(TimeMetricItem{r.trace.end[static_cast<std::size_t>(a)], m.lateness, m.global_lateness, m.diff_lateness,
-                          m.wait});
+      emit(time_metric_item(r.trace, a, m));
     }
   }, trace_end_ns, bins);
 }

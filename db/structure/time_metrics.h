@@ -35,6 +35,11 @@ struct TimeMetricItem {
   TimeNs end = 0, lateness = 0, global_lateness = 0, diff_lateness = 0, wait = 0;
 };
 using TimeMetricItems = std::function<void(const std::function<void(const TimeMetricItem&)>&)>;
+// The item of analyzed op `a` of an MPI analysis, with its metrics `m`.
+inline TimeMetricItem time_metric_item(const structure::CommTrace& t, structure::OpIndex a,
+                                       const structure::OpMetrics& m) {
+  return {t.end[static_cast<std::size_t>(a)], m.lateness, m.global_lateness, m.diff_lateness, m.wait};
+}
 
 // The bins of a run, with how many items end in each; built without the
 // database, so that the analysis can build them on a second thread.

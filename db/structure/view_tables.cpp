@@ -25,6 +25,14 @@ void find_lateness_ranges(const TimeMetricBins& bins, ViewTableFacts& f) {
   }
 }
 
+// The facts that need each analyzed op's metrics: the largest wait and duration.
+void note_op_facts(const structure::CommTrace& t, structure::OpIndex a, const structure::OpMetrics& m,
+                   ViewTableFacts& f) {
+  const auto ua = static_cast<std::size_t>(a);
+  f.max_wait = std::max(f.max_wait, m.wait);
+  f.max_duration = std::max(f.max_duration, t.end[ua] - t.start[ua]);
+}
+
 // Whether one walk of the ops may make both the time bins and the step level
 // of detail: its finest cells then keep a raw differential lateness each
 // (StepLodBuilder::Diff::FromItems), 8 bytes per cell, which small runs with
@@ -45,12 +53,8 @@ bool one_metrics_walk_fits(const structure::StructureResult& r) {
 void bin_and_level_in_one_walk(const ViewTableInputs& inputs, const LoadedCommTrace& loaded,
                                const structure::StructureResult& r, ViewTables& v) {
   const structure::CommTrace& t = r.trace;
-  TimeNs max_input_duration = 0;  // the cells' durations are the input ops' own
-  r.input.for_each(t, [&](const structure::InputOp& op) {
-    max_input_duration = std::max(max_input_duration, op.end - op.start);
-  });
   StepLodBuilder lod(t.process_count, r.report.global_steps, inputs.region_classes,
-                     {r.metrics.max_lateness(), 0, r.metrics.max_global_lateness(), max_input_duration},
+                     {r.metrics.max_lateness(), 0, r.metrics.max_global_lateness(), max_input_op_duration(r)},
                      StepLodBuilder::Diff::FromItems);
   TimeMetricBinner bins(inputs.trace_end_ns);
   structure::OpIndex previous = structure::kNoOp;
@@ -59,14 +63,11 @@ void bin_and_level_in_one_walk(const ViewTableInputs& inputs, const LoadedCommTr
     const structure::OpIndex a = op.analyzed;
     if (a != previous) {
       m = r.metrics.all_in_op_order(a);
-      const auto ua = static_cast<std::size_t>(a);
-      bins.add({t.end[ua], m.lateness, m.global_lateness, m.diff_lateness, m.wait});
-      v.facts.max_wait = std::max(v.facts.max_wait, m.wait);
-      v.facts.max_duration = std::max(v.facts.max_duration, t.end[ua] - t.start[ua]);
+      bins.add(time_metric_item(t, a, m));
+      note_op_facts(t, a, m, v.facts);
       previous = a;
     }
-    lod.add({op.process, r.global_step(a), m.lateness, m.diff_lateness, m.global_lateness, op.end - op.start,
-             loaded.region[static_cast<std::size_t>(op.index)]});
+    lod.add(step_lod_item(loaded, r, op, m));
   });
   v.time_metrics = bins.take();
   find_lateness_ranges(v.time_metrics, v.facts);
@@ -124,9 +125,7 @@ ViewTables build_view_tables(const ViewTableInputs& inputs, const LoadedCommTrac
     return v;
   }
   v.time_metrics = bin_time_metrics(r, inputs.trace_end_ns, [&](structure::OpIndex a, const structure::OpMetrics& m) {
-    auto ua = static_cast<std::size_t>(a);
-    v.facts.max_wait = std::max(v.facts.max_wait, m.wait);
-    v.facts.max_duration = std::max(v.facts.max_duration, t.end[ua] - t.start[ua]);
+    note_op_facts(t, a, m, v.facts);
   });
   find_lateness_ranges(v.time_metrics, v.facts);
   timer.mark("  (helper) time_metrics");
