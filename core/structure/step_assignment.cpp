@@ -321,7 +321,10 @@ class LocalStepper {
   struct Cursors {
     std::vector<OpIndex> cursor, run_end;
     std::vector<std::int32_t> last;
-    std::vector<std::pair<std::int32_t, OpIndex>> by_stride;
+    // The partition's ops that define a stride, by stride and then op: the
+    // ops of stride s are by_stride[stride_first[s] .. stride_first[s + 1]).
+    std::vector<OpIndex> by_stride;
+    std::vector<std::int32_t> stride_first;
   };
 
   void step_partitions(std::int32_t first, std::int32_t end) {
@@ -335,32 +338,27 @@ class LocalStepper {
   void step_partition(std::int32_t part, Cursors& c) {
     auto r0 = runs_.first[static_cast<std::size_t>(part)];
     auto r1 = runs_.first[static_cast<std::size_t>(part) + 1];
-    c.by_stride.clear();
     for (auto r = r0; r < r1; ++r) {
       auto p = static_cast<std::size_t>(runs_.process[static_cast<std::size_t>(r)]);
       c.cursor[p] = runs_.first_op[static_cast<std::size_t>(r)];
       c.run_end[p] = runs_.last_op[static_cast<std::size_t>(r)] + 1;
       c.last[p] = -1;
-      for (OpIndex op = c.cursor[p]; op < c.run_end[p]; ++op) {
-        std::int32_t s = strides_.stride[static_cast<std::size_t>(op)];
-        if (s > 0) c.by_stride.push_back({s, op});
-      }
     }
-    std::sort(c.by_stride.begin(), c.by_stride.end());
+    sort_ops_by_stride(r0, r1, c);
     std::int32_t width = 0, stride_step = -1;
-    for (std::size_t k = 0; k < c.by_stride.size();) {
-      std::size_t k_end = k;
-      while (k_end < c.by_stride.size() && c.by_stride[k_end].first == c.by_stride[k].first) ++k_end;
+    for (std::size_t s = 1; s + 1 < c.stride_first.size(); ++s) {
+      const auto k = static_cast<std::size_t>(c.stride_first[s]), k_end = static_cast<std::size_t>(c.stride_first[s + 1]);
+      if (k == k_end) continue;
       // Receives before this stride's ops go first, as early as they can.
       std::int32_t step = stride_step + 1;
       for (std::size_t j = k; j < k_end; ++j) {
-        OpIndex op = c.by_stride[j].second;
+        OpIndex op = c.by_stride[j];
         auto p = static_cast<std::size_t>(t_.process[static_cast<std::size_t>(op)]);
         while (c.cursor[p] < op) place_asap(c.cursor[p]++, c);
         step = std::max(step, c.last[p] + 1);
       }
       for (std::size_t j = k; j < k_end; ++j) {
-        OpIndex op = c.by_stride[j].second;
+        OpIndex op = c.by_stride[j];
         auto p = static_cast<std::size_t>(t_.process[static_cast<std::size_t>(op)]);
         out_.raw[static_cast<std::size_t>(op)] = step;
         c.last[p] = step;
@@ -368,7 +366,6 @@ class LocalStepper {
       }
       stride_step = step;
       width = std::max(width, step + 1);
-      k = k_end;
     }
     for (auto r = r0; r < r1; ++r) {
       auto p = static_cast<std::size_t>(runs_.process[static_cast<std::size_t>(r)]);
@@ -376,6 +373,30 @@ class LocalStepper {
       width = std::max(width, c.last[p] + 1);
     }
     out_.partition_width[static_cast<std::size_t>(part)] = width;
+  }
+
+  // The ops of runs [r0, r1) with a stride, by stride and then op: a
+  // counting sort, since strides are small (at most the ops of a run). The
+  // runs come in process order and their ops in op order, so each stride's
+  // ops come out in op order with no comparison (std::sort of (stride, op)
+  // pairs was a fifth of the local steps at 16,384 processes).
+  void sort_ops_by_stride(std::int32_t r0, std::int32_t r1, Cursors& c) const {
+    c.stride_first.assign(1, 0);
+    auto for_each_stride_op = [&](auto f) {
+      for (auto r = r0; r < r1; ++r)
+        for (OpIndex op = runs_.first_op[static_cast<std::size_t>(r)]; op <= runs_.last_op[static_cast<std::size_t>(r)]; ++op)
+          if (const std::int32_t s = strides_.stride[static_cast<std::size_t>(op)]; s > 0) f(s, op);
+    };
+    for_each_stride_op([&](std::int32_t s, OpIndex) {
+      if (static_cast<std::size_t>(s) + 2 > c.stride_first.size()) c.stride_first.resize(static_cast<std::size_t>(s) + 2, 0);
+      ++c.stride_first[static_cast<std::size_t>(s) + 1];
+    });
+    for (std::size_t s = 1; s < c.stride_first.size(); ++s) c.stride_first[s] += c.stride_first[s - 1];
+    c.by_stride.resize(static_cast<std::size_t>(c.stride_first.back()));
+    for_each_stride_op([&](std::int32_t s, OpIndex op) { c.by_stride[static_cast<std::size_t>(c.stride_first[static_cast<std::size_t>(s)]++)] = op; });
+    // The scatter advanced each start to the next stride's: shift them back.
+    for (std::size_t s = c.stride_first.size() - 1; s > 0; --s) c.stride_first[s] = c.stride_first[s - 1];
+    c.stride_first[0] = 0;
   }
 
   void place_asap(OpIndex op, Cursors& c) {
