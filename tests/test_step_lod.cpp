@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <future>
 #include <random>
 #include <vector>
 
 #include "store/sqlite.h"
+#include "structure/job_exchange.h"
 #include "structure/step_lod.h"
 #include "summary/start_histogram.h"
 #include "weft_test_db.h"
@@ -69,6 +71,18 @@ std::vector<std::uint8_t> tile_bytes(const db::StepLodTiles& lod) {
   return out;
 }
 
+// The largest value of each metric among the items.
+db::StepLodMaxima max_of(const std::vector<db::StepLodItem>& items) {
+  db::StepLodMaxima max;
+  for (const auto& it : items) {
+    max.lateness = std::max(max.lateness, it.lateness);
+    max.diff_lateness = std::max(max.diff_lateness, it.diff_lateness);
+    max.global_lateness = std::max(max.global_lateness, it.global_lateness);
+    max.duration = std::max(max.duration, it.duration);
+  }
+  return max;
+}
+
 }  // namespace
 
 // The builder with the largest differential lateness found from the items
@@ -122,13 +136,7 @@ TEST(StepLod, FinestCellsAreTheQuantizedMaximaOfTheirItemsInAnyOrder) {
             l.blocks(l.min_plevel) * kSteps * static_cast<std::int64_t>(sizeof(TimeNs)));
 
   // The expected cells, item by item from the definition.
-  db::StepLodMaxima max;
-  for (const auto& it : items) {
-    max.lateness = std::max(max.lateness, it.lateness);
-    max.diff_lateness = std::max(max.diff_lateness, it.diff_lateness);
-    max.global_lateness = std::max(max.global_lateness, it.global_lateness);
-    max.duration = std::max(max.duration, it.duration);
-  }
+  const db::StepLodMaxima max = max_of(items);
   const db::RegionClasses classes = test_classes();
   const std::int64_t blocks = l.blocks(l.min_plevel);
   std::vector<std::array<std::uint8_t, db::kStepLodCellBytes>> expected(static_cast<std::size_t>(blocks * kSteps));
@@ -170,4 +178,29 @@ TEST(StepLod, FinestCellsAreTheQuantizedMaximaOfTheirItemsInAnyOrder) {
     }
   EXPECT_EQ(mismatches, 0);
   EXPECT_GT(occupied, 3000);
+}
+
+// The coarser process levels compressed by a second thread (JobExchange, as
+// `weft analyze` offers them to its main thread) give the same tiles in the
+// same order as one thread. The helper usually claims the offer first; the
+// build is repeated until it has, and every build must match.
+TEST(StepLod, CoarserLevelsBuiltByAHelpingThreadAreTheSameTiles) {
+  const std::vector<db::StepLodItem> items = random_items();
+  const std::vector<std::uint8_t> alone = tile_bytes(build(items));
+  int helped = 0;
+  for (int attempt = 0; attempt < 50 && helped == 0; ++attempt) {
+    db::JobExchange exchange;
+    std::future<void> helper = std::async(std::launch::async, [&] { exchange.help_until_closed(); });
+    db::StepLodTiles shared;
+    {
+      const db::JobExchange::CloseOnExit closing(&exchange);
+      shared = db::build_step_lod(kRows, kSteps, [&](const auto& emit) {
+        for (const db::StepLodItem& it : items) emit(it);
+      }, test_classes(), max_of(items), &exchange);
+    }
+    helper.get();
+    EXPECT_EQ(tile_bytes(shared), alone);
+    helped = exchange.helped();
+  }
+  EXPECT_EQ(helped, 1);
 }

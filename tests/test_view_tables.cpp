@@ -72,7 +72,9 @@ TEST(ViewTables, OneWalkOfTheOpsMakesWhatTwoWalksMake) {
     ASSERT_GT(one.facts.max_diff_lateness, 0);
     ASSERT_GT(one.facts.max_lateness, 0);
     ASSERT_FALSE(one.step_lod.tiles.tiles.empty());
-    if (pattern == "amg-like") ASSERT_GT(r->report.coalesced_isends, 0);
+    if (pattern == "amg-like") {
+      ASSERT_GT(r->report.coalesced_isends, 0);
+    }
     expect_same_tables(one, two);
     // And Auto picks one of them for so small a run: the same again.
     expect_same_tables(weft::db::build_view_tables(inputs, loaded, *r), two);

@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "common/release_memory.h"
 #include "store/meta.h"
+#include "structure/job_exchange.h"
 #include "summary/start_histogram.h"
 
 namespace weft::db {
@@ -48,6 +49,26 @@ StepGrid coarser(const StepGrid& fine, bool in_processes) {
       merge_into(g.at(in_processes ? b / 2 : b, in_processes ? i : i / 2),
                  fine.cells[static_cast<std::size_t>(b * fine.bins + i)]);
   return g;
+}
+
+// The tiles of process level p (its cells `by_processes`) and of every
+// coarser step level made from them.
+void compress_process_level(const StepLodLayout& l, int p, const StepGrid& by_processes, CompressedTiles& out) {
+  compress_tiles(p, l.min_slevel, by_processes.blocks, by_processes.bins, kStepLodCellBytes, by_processes.bytes(), out);
+  StepGrid level;  // coarser in steps, from by_processes without a copy of it
+  for (int sl = l.min_slevel + 1; sl <= l.max_slevel; ++sl) {
+    level = coarser(sl == l.min_slevel + 1 ? by_processes : level, false);
+    compress_tiles(p, sl, level.blocks, level.bins, kStepLodCellBytes, level.bytes(), out);
+  }
+}
+
+void append_tiles(const CompressedTiles& from, CompressedTiles& to) {
+  const std::size_t offset = to.bytes.size();
+  to.bytes.insert(to.bytes.end(), from.bytes.begin(), from.bytes.end());
+  for (CompressedTiles::Tile tile : from.tiles) {
+    tile.offset += offset;
+    to.tiles.push_back(tile);
+  }
 }
 
 // One cell's raw maxima and class set, before quantization.
@@ -142,7 +163,7 @@ TimeNs max_input_op_duration(const structure::StructureResult& r) {
 
 StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::StructureResult& r,
                             const RegionClasses& classes, TimeNs max_lateness, TimeNs max_diff_lateness,
-                            TimeNs max_global_lateness) {
+                            TimeNs max_global_lateness, JobExchange* share) {
   const TimeNs max_duration = max_input_op_duration(r);
   return build_step_lod(r.trace.process_count, r.report.global_steps, [&](const auto& emit) {
     structure::OpIndex previous = structure::kNoOp;
@@ -152,7 +173,7 @@ StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::Stru
       previous = op.analyzed;
       emit(step_lod_item(loaded, r, op, m));
     });
-  }, classes, {max_lateness, max_diff_lateness, max_global_lateness, max_duration});
+  }, classes, {max_lateness, max_diff_lateness, max_global_lateness, max_duration}, share);
 }
 
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
@@ -219,7 +240,7 @@ void StepLodBuilder::add(const StepLodItem& it) {
   s.band.add(bin, it, class_bit);
 }
 
-StepLodTiles StepLodBuilder::finish() {
+StepLodTiles StepLodBuilder::finish(JobExchange* share) {
   State& s = *s_;
   const StepLodLayout& l = s.lod.layout;
   s.band.move_to(s.grid.blocks, s.grid, s.max, s.raw_diff);
@@ -231,25 +252,30 @@ StepLodTiles StepLodBuilder::finish() {
       s.grid.cells[i][kLodDiffLateness] = quantize_metric(s.raw_diff[i], max_diff);
     release_memory(s.raw_diff);
   }
-  StepGrid by_processes = std::move(s.grid);
-  for (int p = l.min_plevel; p <= l.max_plevel; ++p) {
-    if (p > l.min_plevel) by_processes = coarser(by_processes, true);
-    compress_tiles(p, l.min_slevel, by_processes.blocks, by_processes.bins, kStepLodCellBytes, by_processes.bytes(),
-                   s.lod.tiles);
-    StepGrid level;  // coarser in steps, from by_processes without a copy of it
-    for (int sl = l.min_slevel + 1; sl <= l.max_slevel; ++sl) {
-      level = coarser(sl == l.min_slevel + 1 ? by_processes : level, false);
-      compress_tiles(p, sl, level.blocks, level.bins, kStepLodCellBytes, level.bytes(), s.lod.tiles);
+  // The finest level of processes and the coarser ones are about the same
+  // work (each coarser one has half the blocks of the one before): the
+  // coarser ones are offered to the other thread while this one compresses
+  // the finest. Their tiles follow the finest level's, as before.
+  const StepGrid finest = std::move(s.grid);
+  CompressedTiles coarser_tiles;
+  JobExchange::Offer coarser_levels(share, [&] {
+    StepGrid by_processes;
+    for (int p = l.min_plevel + 1; p <= l.max_plevel; ++p) {
+      by_processes = coarser(p == l.min_plevel + 1 ? finest : by_processes, true);
+      compress_process_level(l, p, by_processes, coarser_tiles);
     }
-  }
+  });
+  compress_process_level(l, l.min_plevel, finest, s.lod.tiles);
+  coarser_levels.run_or_wait();
+  append_tiles(coarser_tiles, s.lod.tiles);
   return std::move(s.lod);
 }
 
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
-                            const RegionClasses& classes, const StepLodMaxima& max) {
+                            const RegionClasses& classes, const StepLodMaxima& max, JobExchange* share) {
   StepLodBuilder builder(rows, steps, classes, max, StepLodBuilder::Diff::Known);
   items([&](const StepLodItem& it) { builder.add(it); });
-  return builder.finish();
+  return builder.finish(share);
 }
 
 void write_step_lod(Database& db, const StepLodTiles& lod) {

@@ -20,6 +20,8 @@
 
 namespace weft::db {
 
+class JobExchange;
+
 constexpr int kStepLodCellBytes = 5;
 enum StepLodField { kLodLateness = 0, kLodDiffLateness, kLodGlobalLateness, kLodDuration, kLodClasses };
 
@@ -70,7 +72,9 @@ class StepLodBuilder {
   StepLodBuilder(const StepLodBuilder&) = delete;
   StepLodBuilder& operator=(const StepLodBuilder&) = delete;
   void add(const StepLodItem& item);
-  StepLodTiles finish();  // once
+  // Once. With `share`, the coarser process levels are offered to the
+  // thread that helps there (JobExchange).
+  StepLodTiles finish(JobExchange* share = nullptr);
   // The memory Diff::FromItems takes for such a layout.
   static std::int64_t diff_from_items_bytes(std::int64_t rows, std::int64_t steps);
 
@@ -82,7 +86,7 @@ class StepLodBuilder {
 // The level of detail of the items over `rows` logical rows and `steps` steps
 // (the items are visited once, for the cells).
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
-                            const RegionClasses& classes, const StepLodMaxima& maxima);
+                            const RegionClasses& classes, const StepLodMaxima& maxima, JobExchange* share = nullptr);
 // The same with the maxima found in a first visit of the items.
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
                             const RegionClasses& classes);
@@ -99,7 +103,7 @@ TimeNs max_input_op_duration(const structure::StructureResult& r);
 // lateness metrics known (the analysis' own ranges).
 StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::StructureResult& result,
                             const RegionClasses& classes, TimeNs max_lateness, TimeNs max_diff_lateness,
-                            TimeNs max_global_lateness);
+                            TimeNs max_global_lateness, JobExchange* share = nullptr);
 // (Re)creates step_lod with its meta facts (step_lod_rows: the layout's rows)
 // inside the caller's transaction.
 void write_step_lod(Database& db, const StepLodTiles& lod);

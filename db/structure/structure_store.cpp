@@ -13,6 +13,7 @@
 #include "structure/view_tables.h"
 #include "store/record_scan.h"
 #include "structure/comm_event_blocks.h"
+#include "structure/job_exchange.h"
 #include "structure/shared_ordered_tasks.h"
 
 namespace weft::db {
@@ -438,11 +439,19 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
   timer.mark("  first message of ops");
   // The view tables are built on a second thread meanwhile: they only read
   // the analysis, and the SQLite inserts stay on this one. Then that thread
-  // makes comm_event_blocks rows too.
+  // makes comm_event_blocks rows too. This one, once its rows are written,
+  // takes the part of the step level of detail that thread offers, if it has
+  // not started it yet (in small runs).
   const ViewTableInputs view_inputs = read_view_table_inputs(db);
+  const bool two_threads = settings.threads > 1;
+  JobExchange lod_share;
   std::future<ViewTables> view_tables =
-      std::async(settings.threads > 1 ? std::launch::async : std::launch::deferred, [&] {
-        ViewTables v = build_view_tables(view_inputs, loaded, r);
+      std::async(two_threads ? std::launch::async : std::launch::deferred, [&] {
+        ViewTables v;
+        {
+          const JobExchange::CloseOnExit no_more_offers(two_threads ? &lod_share : nullptr);
+          v = build_view_tables(view_inputs, loaded, r, MetricsWalks::Auto, two_threads ? &lod_share : nullptr);
+        }
         PhaseTimer helper_timer("WEFT_ANALYZE_TIMING");
         records.help(totals);
         helper_timer.mark("  (helper) comm_event_blocks rows");
@@ -454,6 +463,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
   } stop_helper{records};
   records.write(db, r.trace.process_count, step_slots, totals);
   timer.mark("  comm_event_blocks");
+  if (two_threads) lod_share.help_until_closed();
   const ViewTables views = view_tables.get();
   records.merge_helper_totals(totals);
   timer.mark("  wait for the view tables");

@@ -51,7 +51,7 @@ bool one_metrics_walk_fits(const structure::StructureResult& r) {
 // The largest lateness and global lateness are known beforehand
 // (LatenessMetrics), the largest differential lateness only after the walk.
 void bin_and_level_in_one_walk(const ViewTableInputs& inputs, const LoadedCommTrace& loaded,
-                               const structure::StructureResult& r, ViewTables& v) {
+                               const structure::StructureResult& r, JobExchange* lod_share, ViewTables& v) {
   const structure::CommTrace& t = r.trace;
   StepLodBuilder lod(t.process_count, r.report.global_steps, inputs.region_classes,
                      {r.metrics.max_lateness(), 0, r.metrics.max_global_lateness(), max_input_op_duration(r)},
@@ -71,7 +71,7 @@ void bin_and_level_in_one_walk(const ViewTableInputs& inputs, const LoadedCommTr
   });
   v.time_metrics = bins.take();
   find_lateness_ranges(v.time_metrics, v.facts);
-  v.step_lod = lod.finish();
+  v.step_lod = lod.finish(lod_share);
 }
 
 }  // namespace
@@ -81,7 +81,7 @@ ViewTableInputs read_view_table_inputs(Database& db) {
 }
 
 ViewTables build_view_tables(const ViewTableInputs& inputs, const LoadedCommTrace& loaded,
-                             const structure::StructureResult& r, MetricsWalks walks) {
+                             const structure::StructureResult& r, MetricsWalks walks, JobExchange* lod_share) {
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
   ViewTables v;
   // Messages keep their indices through Isend coalescing; their analyzed ops
@@ -120,7 +120,7 @@ ViewTables build_view_tables(const ViewTableInputs& inputs, const LoadedCommTrac
   v.facts.max_message_steps = v.message_steps.max_span;
   timer.mark("  (helper) message_steps");
   if (walks == MetricsWalks::One || (walks == MetricsWalks::Auto && one_metrics_walk_fits(r))) {
-    bin_and_level_in_one_walk(inputs, loaded, r, v);
+    bin_and_level_in_one_walk(inputs, loaded, r, lod_share, v);
     timer.mark("  (helper) time_metrics and step_lod");
     return v;
   }
@@ -131,7 +131,7 @@ ViewTables build_view_tables(const ViewTableInputs& inputs, const LoadedCommTrac
   timer.mark("  (helper) time_metrics");
   // Every input op's metrics are its analyzed op's: the ranges are the maxima.
   v.step_lod = build_step_lod(loaded, r, inputs.region_classes, v.facts.max_lateness, v.facts.max_diff_lateness,
-                              v.facts.max_global_lateness);
+                              v.facts.max_global_lateness, lod_share);
   timer.mark("  (helper) step_lod");
   return v;
 }
