@@ -15,6 +15,7 @@
 #include "store/background_sync.h"
 #include "store/meta.h"
 #include "store/record_scan.h"
+#include "structure/comm_event_blocks.h"
 #include "store/schema.h"
 #include "structure/comm_trace.h"
 #include "structure/structure_store.h"

@@ -11,6 +11,7 @@
 #include "png_test_support.h"
 #include "projections_test_support.h"
 #include "store/record_scan.h"
+#include "structure/comm_event_blocks.h"
 #include "store/sqlite.h"
 
 namespace {

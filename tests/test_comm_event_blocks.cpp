@@ -12,10 +12,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "common/error.h"
 #include "store/sqlite.h"
+#include "structure/comm_event_blocks.h"
 #include "structure/logical_window.h"
 #include "structure/structure_store.h"
 #include "weft_test_db.h"
@@ -147,6 +150,104 @@ std::vector<std::string> window_events(db::Database& db, const db::StepWindow& w
 }
 
 }  // namespace
+
+namespace {
+
+// scan_comm_events' event ids and processes, in its order.
+std::vector<std::pair<std::int64_t, std::int64_t>> scanned_events(db::Database& db) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> out;
+  db::scan_comm_events(db, [&](std::span<const db::CommEventRecord> batch) {
+    for (const db::CommEventRecord& e : batch) out.push_back({e.event, e.process});
+  });
+  return out;
+}
+
+// The rows of a comm_events query, one line each.
+std::string query_rows(db::Database& db, const std::string& sql) {
+  std::string all;
+  db::Statement s = db.prepare(sql);
+  while (s.step())
+    for (int c = 0; c < s.column_count(); ++c) all += s.column_text(c) + (c + 1 < s.column_count() ? "," : "\n");
+  return all;
+}
+
+// Lookups of comm_events by process and by event id give what a full scan
+// filtered by the same condition gives (`+ 0` keeps SQLite from handing the
+// constraint to the view, which then scans every row).
+void expect_lookups_match_the_full_scan(db::Database& db, const char* layout) {
+  for (int p = 0; p < kProcesses; ++p) {
+    const std::string by_process =
+        query_rows(db, "SELECT event, step, lateness_ns FROM comm_events WHERE process = " + std::to_string(p));
+    EXPECT_EQ(by_process, query_rows(db, "SELECT event, step, lateness_ns FROM comm_events WHERE process + 0 = " +
+                                             std::to_string(p)))
+        << layout << " process " << p;
+    EXPECT_FALSE(by_process.empty()) << layout;
+  }
+  for (std::int64_t id : {std::int64_t{0}, std::int64_t{1}, std::int64_t{kIterations / 2}, std::int64_t{kIterations + 2},
+                          std::int64_t{3 * kIterations + 3}}) {
+    EXPECT_EQ(query_rows(db, "SELECT process, step, send_step FROM comm_events WHERE event = " + std::to_string(id)),
+              query_rows(db, "SELECT process, step, send_step FROM comm_events WHERE event + 0 = " + std::to_string(id)))
+        << layout << " event " << id;
+  }
+}
+
+}  // namespace
+
+// No index by process: scan_comm_events reads each process's rowid range per
+// step block, and the comm_events view's lookups by process and by id do the
+// same. Files analyzed by earlier versions (with the index, or before the
+// rowid key) read the same; a row beyond the run's step blocks is an error.
+TEST(CommEventBlocks, ScansAndLookupsByProcessAndIdGoThroughTheKeyOnEveryLayout) {
+  db::Database db = stored_sendrecv_ring("sendrecv_ring_scan");
+  db::analyze_run(db, db::AnalysisSettings{});
+  ASSERT_GE(db.query_int("SELECT count(DISTINCT step_block) FROM comm_event_blocks"), 3);
+  EXPECT_EQ(db.query_int("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'comm_event_blocks'"), 0);
+
+  // Every record once, in event id order (so process by process).
+  const auto scanned = scanned_events(db);
+  ASSERT_EQ(scanned.size(), static_cast<std::size_t>(kProcesses * kIterations + 1));
+  for (std::size_t i = 1; i < scanned.size(); ++i) {
+    ASSERT_LT(scanned[i - 1].first, scanned[i].first) << i;
+    ASSERT_LE(scanned[i - 1].second, scanned[i].second) << i;
+  }
+  expect_lookups_match_the_full_scan(db, "rowid key, no index");
+  const std::string all = query_rows(db, "SELECT * FROM comm_events ORDER BY event");
+
+  // As the previous version wrote it: the same key, plus the index.
+  db.exec("CREATE INDEX comm_event_blocks_by_process ON comm_event_blocks(process, first_id)");
+  EXPECT_EQ(scanned_events(db), scanned);
+  expect_lookups_match_the_full_scan(db, "rowid key and index");
+
+  // The key's meta fact lost: the view reads the whole table, the scan the index.
+  db.exec("DELETE FROM meta WHERE key = 'analysis_block_key_rows'");
+  EXPECT_EQ(scanned_events(db), scanned);
+  expect_lookups_match_the_full_scan(db, "rowid key without its meta fact");
+  db.exec("INSERT INTO meta VALUES ('analysis_block_key_rows', " + std::to_string(kProcesses) + ")");
+
+  // A damaged file: the run's steps end before its last row's step block.
+  db.exec("UPDATE meta SET value = 3 WHERE key = 'analysis_global_steps'");
+  EXPECT_THROW(scanned_events(db), Error);
+  db.exec("UPDATE meta SET value = " + std::to_string(scanned.size() * 4) + " WHERE key = 'analysis_global_steps'");
+  EXPECT_EQ(scanned_events(db), scanned);
+
+  // Before the key: keyed WITHOUT ROWID by the columns, read through the index.
+  db.exec(R"sql(
+    CREATE TABLE old_blocks(
+      step_block INTEGER NOT NULL, process INTEGER NOT NULL, first_id INTEGER NOT NULL,
+      last_id INTEGER NOT NULL, count INTEGER NOT NULL,
+      first_step INTEGER NOT NULL, last_step INTEGER NOT NULL, data BLOB NOT NULL,
+      PRIMARY KEY(step_block, process, first_id)) WITHOUT ROWID;
+    INSERT INTO old_blocks SELECT step_block, process, first_id, last_id, count, first_step, last_step, data
+      FROM comm_event_blocks;
+    DROP TABLE comm_event_blocks;
+    ALTER TABLE old_blocks RENAME TO comm_event_blocks;
+    CREATE INDEX comm_event_blocks_by_process ON comm_event_blocks(process, first_id);
+    DELETE FROM meta WHERE key = 'analysis_block_key_rows';
+  )sql");
+  EXPECT_EQ(scanned_events(db), scanned);
+  expect_lookups_match_the_full_scan(db, "before the key");
+  EXPECT_EQ(query_rows(db, "SELECT * FROM comm_events ORDER BY event"), all);
+}
 
 TEST(CommEventBlocks, AWindowReadsItsEventsByTheKeyAndFromAFileAnalyzedBeforeIt) {
   db::Database db = stored_sendrecv_ring("sendrecv_ring_window");

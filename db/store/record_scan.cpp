@@ -119,12 +119,4 @@ void scan_collective_members(Database& db, const RowSink<StoredCollectiveMember>
       });
 }
 
-void scan_comm_events(Database& db, const RowSink<CommEventRecord>& sink) {
-  scan_blocks<CommEventRecord>(
-      db, "SELECT process, data FROM comm_event_blocks ORDER BY process, first_id", sink,
-      [&db](std::span<const std::uint8_t> blob, std::int64_t process, std::vector<CommEventRecord>& out) {
-        decode_comm_event_block(blob, static_cast<ProcessIndex>(process), out, db.path());
-      });
-}
-
 }  // namespace weft::db

@@ -36,8 +36,5 @@ std::int64_t count_messages(Database& db);
 void scan_collective_members(Database& db, const RowSink<StoredCollectiveMember>& sink);
 // How many members scan_collective_members will give, likewise.
 std::int64_t count_collective_members(Database& db);
-// Unlike the scans above, in event id order (blocks through
-// comm_event_blocks_by_process; a process's blocks hold disjoint id ranges).
-void scan_comm_events(Database& db, const RowSink<CommEventRecord>& sink);
 
 }  // namespace weft::db

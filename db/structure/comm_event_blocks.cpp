@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "common/error.h"
+#include "store/meta.h"
 
 namespace weft::db {
 
@@ -89,6 +91,63 @@ void CommEventBlockWriter::insert_row(std::int64_t step_block, ProcessIndex proc
   insert_.bind_blob_static(9, blob.data(), blob.size());
   insert_.run();
   records_ += count;
+}
+
+std::optional<CommEventBlockKey> read_comm_event_block_key(Database& db) {
+  const std::optional<std::int64_t> rows = find_meta_int(db, "analysis_block_key_rows");
+  if (!rows) return std::nullopt;
+  if (*rows < 1 || *rows > (std::int64_t{1} << 31))
+    throw Error(db.path(), "meta analysis_block_key_rows is out of range");
+  return CommEventBlockKey{*rows};
+}
+
+namespace {
+
+constexpr std::size_t kScanBatch = 4096;
+
+// The step blocks of the run's comm_event_blocks: those of its steps, which
+// every row's key must be within.
+std::int64_t step_block_count(Database& db, const CommEventBlockKey& key) {
+  const std::string hint = "re-run `weft analyze " + db.path() + "`";
+  const std::int64_t shift = read_meta_int(db, "analysis_step_shift", hint);
+  const std::int64_t steps = read_meta_int(db, "analysis_global_steps", hint);
+  if (shift < 0 || shift > 40 || steps < 0) throw Error(db.path(), "meta analysis_step_shift or analysis_global_steps is out of range");
+  const std::int64_t blocks = ((std::max<std::int64_t>(steps, 1) - 1) >> shift) + 1;
+  const std::int64_t last = db.query_int("SELECT coalesce(max(block), -1) FROM comm_event_blocks");
+  if (last >= 0 && (last >> CommEventBlockKey::kPairShift) >= key.pair(blocks, 0))
+    throw Error(db.path(), "comm_event_blocks has a row beyond the run's " + std::to_string(blocks) + " step blocks");
+  return blocks;
+}
+
+}  // namespace
+
+void scan_comm_events(Database& db, const RowSink<CommEventRecord>& sink) {
+  std::vector<CommEventRecord> batch;
+  batch.reserve(kScanBatch);
+  auto decode_rows = [&](Statement& rows) {
+    while (rows.step()) {
+      decode_comm_event_block(rows.column_blob(1), static_cast<ProcessIndex>(rows.column_int(0)), batch, db.path());
+      if (batch.size() >= kScanBatch) {
+        sink(batch);
+        batch.clear();
+      }
+    }
+  };
+  if (const std::optional<CommEventBlockKey> key = read_comm_event_block_key(db)) {
+    const std::int64_t blocks = step_block_count(db, *key);
+    Statement range = db.prepare("SELECT process, data FROM comm_event_blocks WHERE block BETWEEN ?1 AND ?2");
+    for (std::int64_t row = 0; row < key->rows; ++row)
+      for (std::int64_t b = 0; b < blocks; ++b) {
+        range.bind(1, key->first(b, row));
+        range.bind(2, key->last(b, row));
+        decode_rows(range);
+        range.reset();
+      }
+  } else {
+    Statement all = db.prepare("SELECT process, data FROM comm_event_blocks ORDER BY process, first_id");
+    decode_rows(all);
+  }
+  if (!batch.empty()) sink(batch);
 }
 
 }  // namespace weft::db

@@ -6,10 +6,12 @@
 // and the analysis writes a few thousand rows instead of one per event.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "store/block_codec.h"
+#include "store/record_scan.h"
 #include "store/records.h"
 #include "store/sqlite.h"
 
@@ -46,6 +48,19 @@ struct CommEventBlockKey {
     return std::min(step_block * rows + row, kMaxPairs - 1);
   }
 };
+
+// The key of the run's comm_event_blocks (meta analysis_block_key_rows), or
+// none for a file analyzed before the key existed. Throws weft::Error, naming
+// the file, when the meta value is out of range.
+std::optional<CommEventBlockKey> read_comm_event_block_key(Database& db);
+
+// Every communication event record of the run in event id order: process by
+// process, each one's rows through one rowid range per step block (a
+// process's rows hold disjoint id ranges, in key order within a step block).
+// Files analyzed before the key are read through their index
+// comm_event_blocks_by_process instead. Throws weft::Error when a row's key
+// lies beyond the run's step blocks (a damaged file).
+void scan_comm_events(Database& db, const RowSink<CommEventRecord>& sink);
 
 // The comm_event_blocks row being built: the records of one process (row)
 // in one step block, encoded as they come, and the row's columns.

@@ -26,15 +26,6 @@ constexpr const char* kEventsWithoutKeySql =
     "SELECT process, data FROM comm_event_blocks"
     " WHERE step_block BETWEEN ?1 AND ?2 AND process BETWEEN ?3 AND ?4";
 
-// The key of the run's comm_event_blocks, or none for a file analyzed before it.
-std::optional<CommEventBlockKey> block_key(Database& db) {
-  const std::optional<std::int64_t> rows = find_meta_int(db, "analysis_block_key_rows");
-  if (!rows) return std::nullopt;
-  if (*rows < 1 || *rows > (std::int64_t{1} << 31))
-    throw Error(db.path(), "meta analysis_block_key_rows is out of range");
-  return CommEventBlockKey{*rows};
-}
-
 }  // namespace
 
 bool has_logical_structure(Database& db) {
@@ -107,7 +98,7 @@ void StepMessages::clear() {
 
 LogicalWindowQuery::LogicalWindowQuery(Database& db)
     : db_(require_logical_structure(db)),
-      key_(block_key(db_)),
+      key_(read_comm_event_block_key(db_)),
       events_stmt_(db_, key_ ? kEventsSql : kEventsWithoutKeySql),
       messages_(db_) {
   const std::string hint = "re-run `weft analyze " + db_.path() + "`";
