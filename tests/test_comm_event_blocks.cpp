@@ -229,6 +229,55 @@ TEST(CommEventBlocks, ScansAndLookupsByProcessAndIdGoThroughTheKeyOnEveryLayout)
   EXPECT_THROW(scanned_events(db), Error);
   db.exec("UPDATE meta SET value = " + std::to_string(scanned.size() * 4) + " WHERE key = 'analysis_global_steps'");
   EXPECT_EQ(scanned_events(db), scanned);
+  // Damaged meta facts that would make the scan probe ~2^32 (row, block)
+  // pairs, or read other rows' ranges: refused. The view reads the whole
+  // table when the key's fact is not the run's count of processes.
+  db.exec("CREATE TABLE saved_meta AS SELECT * FROM meta");
+  db.exec("UPDATE meta SET value = 1099511627776 WHERE key = 'analysis_global_steps'");
+  db.exec("UPDATE meta SET value = 0 WHERE key = 'analysis_step_shift'");
+  EXPECT_THROW(scanned_events(db), Error);
+  db.exec("DELETE FROM meta; INSERT INTO meta SELECT * FROM saved_meta; DROP TABLE saved_meta");
+  EXPECT_EQ(scanned_events(db), scanned);
+  for (const char* rows : {"4", "2147483648"}) {
+    db.exec(std::string("UPDATE meta SET value = ") + rows + " WHERE key = 'analysis_block_key_rows'");
+    EXPECT_THROW(scanned_events(db), Error) << rows;
+    expect_lookups_match_the_full_scan(db, "key fact not the run's processes");
+  }
+  db.exec("UPDATE meta SET value = " + std::to_string(kProcesses) + " WHERE key = 'analysis_block_key_rows'");
+  // A row keyed at the last pair the key holds (of no process of the run):
+  // the view's lookups stop at the step blocks the file could hold instead
+  // of probing ~2^32 / 3 of them (the scan refuses it as beyond the run).
+  db.exec("INSERT INTO comm_event_blocks SELECT ((4294967295 << 31) | 7), step_block, 99, first_id, last_id, count,"
+          " first_step, last_step, data FROM comm_event_blocks LIMIT 1");
+  for (int p = 0; p < kProcesses; ++p) {
+    const std::string where = "SELECT event, step FROM comm_events WHERE process ";
+    EXPECT_EQ(query_rows(db, where + "= " + std::to_string(p)), query_rows(db, where + "+ 0 = " + std::to_string(p)))
+        << "a row keyed past the file's step blocks, process " << p;
+  }
+  EXPECT_THROW(scanned_events(db), Error);
+  db.exec("DELETE FROM comm_event_blocks WHERE process = 99");
+
+  // Steps that fall back along a process (a repaired trace): process 1's
+  // records of its first two step blocks trade rows, so the first block's
+  // row holds the later events. The scan still gives event id order.
+  db.exec(R"sql(
+    CREATE TABLE swapped AS SELECT block, first_id, last_id, count, first_step, last_step, data
+      FROM comm_event_blocks WHERE process = 1 ORDER BY block LIMIT 2;
+    UPDATE comm_event_blocks SET (first_id, last_id, count, first_step, last_step, data) =
+      (SELECT s.first_id, s.last_id, s.count, s.first_step, s.last_step, s.data FROM swapped s
+        WHERE s.block != comm_event_blocks.block)
+      WHERE block IN (SELECT block FROM swapped);
+  )sql");
+  ASSERT_GT(db.query_int("SELECT first_id FROM comm_event_blocks WHERE process = 1 ORDER BY block LIMIT 1"),
+            db.query_int("SELECT first_id FROM comm_event_blocks WHERE process = 1 ORDER BY block LIMIT 1 OFFSET 1"));
+  EXPECT_EQ(scanned_events(db), scanned);
+  db.exec(R"sql(
+    UPDATE comm_event_blocks SET (first_id, last_id, count, first_step, last_step, data) =
+      (SELECT s.first_id, s.last_id, s.count, s.first_step, s.last_step, s.data FROM swapped s
+        WHERE s.block = comm_event_blocks.block)
+      WHERE block IN (SELECT block FROM swapped);
+    DROP TABLE swapped;
+  )sql");
 
   // Before the key: keyed WITHOUT ROWID by the columns, read through the index.
   db.exec(R"sql(

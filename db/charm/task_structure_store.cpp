@@ -270,7 +270,7 @@ void write_task_tables(Database& db, const LoadedTaskTrace& loaded, const charm:
   write_meta_ints(db, {{"analysis_partitions", s.phases.count},
                        {"analysis_communication_events", static_cast<std::int64_t>(n)},
                        {"analysis_step_shift", step_shift},
-                       {"analysis_block_key_rows", rows},
+                       {"analysis_block_key_rows", std::max<std::int64_t>(rows, 1)},  // as CommEventBlockWriter keys them
                        {"analysis_reorder", settings.reorder ? 1 : 0},
                        {"analysis_logical_rows", rows},
                        {"analysis_one_sided_messages", loaded.creations_outside_executions},

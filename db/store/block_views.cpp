@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/error.h"
@@ -144,26 +145,34 @@ struct CommEventsTraits {
   static constexpr const char* kScanSql = "SELECT step_block, process, data FROM comm_event_blocks";
   // A process's rows are one range of the rowid key per step block (docs/
   // schema.md, "comm_events"): `rows` is the key's R; the step blocks run up
-  // to the last row's. A file without the key's meta fact is read whole
-  // (SQLite checks the constraint on what the view gives); one analyzed
-  // before the key has no `block` column: preparing this fails, and x_filter
-  // scans the table instead.
+  // to the last row's, and no further than a file of its size could hold
+  // (a damaged row key must not make every lookup probe 2^32 blocks). A
+  // file whose key's meta fact is missing or is not the run's count of rows
+  // (analysis_logical_rows of a task run, else its processes; at least 1)
+  // is read whole (SQLite checks the constraint on what the view gives);
+  // one analyzed before the key has no `block` column: preparing this fails
+  // with "no such column", and x_filter scans the table instead.
+#define WEFT_COMM_EVENT_KEY_FACT                                                                        \
+  "key = 'analysis_block_key_rows' AND CAST(value AS INTEGER) = max(1, coalesce("                      \
+  "(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'analysis_logical_rows'),"                     \
+  " (SELECT count(*) FROM processes)))"
 #define WEFT_COMM_EVENT_RANGES(PROCESS)                                                                 \
-  "WITH RECURSIVE key(rows) AS (SELECT CAST(value AS INTEGER) FROM meta"                                \
-  "  WHERE key = 'analysis_block_key_rows' AND CAST(value AS INTEGER) > 0),"                           \
+  "WITH RECURSIVE key(rows) AS (SELECT CAST(value AS INTEGER) FROM meta WHERE " WEFT_COMM_EVENT_KEY_FACT "),"  \
   " b(block) AS (SELECT 0 UNION ALL SELECT block + 1 FROM b, key"                                       \
-  "  WHERE block < ((SELECT max(block) FROM comm_event_blocks) >> 31) / key.rows)"                     \
+  "  WHERE block < min(((SELECT max(block) FROM comm_event_blocks) >> 31) / key.rows,"                 \
+  "  (SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()) / 16 / key.rows + 1))" \
   " SELECT c.step_block, c.process, c.data FROM b, key, comm_event_blocks c"                            \
   "  WHERE c.block BETWEEN ((b.block * key.rows + " PROCESS ") << 31)"                                  \
   "  AND ((b.block * key.rows + " PROCESS ") << 31) + 2147483647"
 #define WEFT_COMM_EVENT_KEYLESS                                                                          \
   " UNION ALL SELECT step_block, process, data FROM comm_event_blocks"                                  \
-  "  WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'analysis_block_key_rows' AND CAST(value AS INTEGER) > 0)"
+  "  WHERE NOT EXISTS (SELECT 1 FROM meta WHERE " WEFT_COMM_EVENT_KEY_FACT ")"
   static constexpr const char* kByIdSql =
       WEFT_COMM_EVENT_RANGES("(SELECT process FROM processes WHERE first_event <= ?1 AND event_count > 0"
                              " ORDER BY first_event DESC LIMIT 1)")
       " AND c.first_id <= ?1 AND c.last_id >= ?1" WEFT_COMM_EVENT_KEYLESS;
   static constexpr const char* kByProcessSql = WEFT_COMM_EVENT_RANGES("?1") WEFT_COMM_EVENT_KEYLESS;
+#undef WEFT_COMM_EVENT_KEY_FACT
 #undef WEFT_COMM_EVENT_RANGES
 #undef WEFT_COMM_EVENT_KEYLESS
   static constexpr bool kUniqueId = true;
@@ -348,8 +357,10 @@ int x_filter(sqlite3_vtab_cursor* base, int plan, const char*, int argc, sqlite3
   if (!sql) sql = T::kScanSql;
   int rc = sqlite3_prepare_v2(table->db, sql, -1, &cursor->blocks, nullptr);
   // An older layout the lookup does not fit (comm_event_blocks before its
-  // rowid key): the whole table, which SQLite filters by the constraint.
-  if (rc != SQLITE_OK && sql != T::kScanSql) rc = sqlite3_prepare_v2(table->db, T::kScanSql, -1, &cursor->blocks, nullptr);
+  // rowid key has no `block` column): the whole table, which SQLite filters
+  // by the constraint. Any other error is reported as it is.
+  if (rc != SQLITE_OK && sql != T::kScanSql && std::string_view(sqlite3_errmsg(table->db)).starts_with("no such column"))
+    rc = sqlite3_prepare_v2(table->db, T::kScanSql, -1, &cursor->blocks, nullptr);
   if (rc != SQLITE_OK) return fail<T>(base->pVtab, sqlite3_errmsg(table->db), rc);
   cursor->only_id = false;
   if (plan != kFullScan && argc >= 1) {

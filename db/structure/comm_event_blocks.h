@@ -51,15 +51,18 @@ struct CommEventBlockKey {
 
 // The key of the run's comm_event_blocks (meta analysis_block_key_rows), or
 // none for a file analyzed before the key existed. Throws weft::Error, naming
-// the file, when the meta value is out of range.
+// the file, when the meta value is not the run's count of rows (meta
+// analysis_logical_rows of a task run, else its processes; at least 1).
 std::optional<CommEventBlockKey> read_comm_event_block_key(Database& db);
 
-// Every communication event record of the run in event id order: process by
-// process, each one's rows through one rowid range per step block (a
-// process's rows hold disjoint id ranges, in key order within a step block).
-// Files analyzed before the key are read through their index
-// comm_event_blocks_by_process instead. Throws weft::Error when a row's key
-// lies beyond the run's step blocks (a damaged file).
+// Every communication event record of the run, row by row (process by
+// process) and in event id order within a row: each row's rows of the table
+// through one rowid range per step block, sorted by id when the steps fell
+// back along the row (a repaired trace). Files analyzed before the key are
+// read through their index comm_event_blocks_by_process instead, in
+// (process, first_id) order of the table's rows. Throws weft::Error when a
+// row's key lies beyond the run's step blocks, or the meta facts give more
+// step blocks than the file could hold (a damaged file).
 void scan_comm_events(Database& db, const RowSink<CommEventRecord>& sink);
 
 // The comm_event_blocks row being built: the records of one process (row)

@@ -448,11 +448,10 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
   JobExchange lod_share;
   std::future<ViewTables> view_tables =
       std::async(two_threads ? std::launch::async : std::launch::deferred, [&] {
-        ViewTables v;
-        {
+        ViewTables v = [&] {
           const JobExchange::CloseOnExit no_more_offers(two_threads ? &lod_share : nullptr);
-          v = build_view_tables(view_inputs, loaded, r, MetricsWalks::Auto, two_threads ? &lod_share : nullptr);
-        }
+          return build_view_tables(view_inputs, loaded, r, MetricsWalks::Auto, two_threads ? &lod_share : nullptr);
+        }();
         PhaseTimer helper_timer("WEFT_ANALYZE_TIMING");
         records.help(totals);
         helper_timer.mark("  (helper) comm_event_blocks rows");
