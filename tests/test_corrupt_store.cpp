@@ -205,6 +205,13 @@ TEST_F(StoreCorpus, HostileEdits) {
       {"comm_event blobs random", "UPDATE comm_event_blocks SET data=randomblob(30)"},
       {"comm_event blob count 2^40", "UPDATE comm_event_blocks SET count=1099511627776"},
       {"comm_event ids that do not exist", "UPDATE comm_event_blocks SET first_id=first_id+1000000, last_id=last_id+1000000"},
+      {"analysis steps 2^40 in blocks of one step",
+       "UPDATE meta SET value='1099511627776' WHERE key='analysis_global_steps'; "
+       "UPDATE meta SET value='0' WHERE key='analysis_step_shift'"},
+      {"comm_event block key rows 2^31", "UPDATE meta SET value='2147483648' WHERE key='analysis_block_key_rows'"},
+      {"comm_event block key rows not the processes", "UPDATE meta SET value=value+1 WHERE key='analysis_block_key_rows'"},
+      {"comm_event block keyed near 2^63",
+       "UPDATE comm_event_blocks SET block=(4294967295 << 31) | 7 WHERE block=(SELECT max(block) FROM comm_event_blocks)"},
       {"message_step blocks claim process 10^9", "UPDATE message_step_blocks SET src_lo=1000000000, src_hi=1000000000, recv_hi=-5"},
       {"message_step blobs random", "UPDATE message_step_blocks SET data=randomblob(40)"},
       {"message_step blob count 2^40", "UPDATE message_step_blocks SET data=x'8080808080a001'"},
