@@ -153,6 +153,25 @@ std::vector<std::string> window_events(db::Database& db, const db::StepWindow& w
 
 namespace {
 
+// The run's comm_event_blocks as an analysis before the rowid key wrote it:
+// keyed WITHOUT ROWID by its columns, with the index by process, and no
+// analysis_block_key_rows.
+void rewrite_as_before_the_key(db::Database& db) {
+  db.exec(R"sql(
+    CREATE TABLE old_blocks(
+      step_block INTEGER NOT NULL, process INTEGER NOT NULL, first_id INTEGER NOT NULL,
+      last_id INTEGER NOT NULL, count INTEGER NOT NULL,
+      first_step INTEGER NOT NULL, last_step INTEGER NOT NULL, data BLOB NOT NULL,
+      PRIMARY KEY(step_block, process, first_id)) WITHOUT ROWID;
+    INSERT INTO old_blocks SELECT step_block, process, first_id, last_id, count, first_step, last_step, data
+      FROM comm_event_blocks;
+    DROP TABLE comm_event_blocks;
+    ALTER TABLE old_blocks RENAME TO comm_event_blocks;
+    CREATE INDEX comm_event_blocks_by_process ON comm_event_blocks(process, first_id);
+    DELETE FROM meta WHERE key = 'analysis_block_key_rows';
+  )sql");
+}
+
 // scan_comm_events' event ids and processes, in its order.
 std::vector<std::pair<std::int64_t, std::int64_t>> scanned_events(db::Database& db) {
   std::vector<std::pair<std::int64_t, std::int64_t>> out;
@@ -280,19 +299,7 @@ TEST(CommEventBlocks, ScansAndLookupsByProcessAndIdGoThroughTheKeyOnEveryLayout)
   )sql");
 
   // Before the key: keyed WITHOUT ROWID by the columns, read through the index.
-  db.exec(R"sql(
-    CREATE TABLE old_blocks(
-      step_block INTEGER NOT NULL, process INTEGER NOT NULL, first_id INTEGER NOT NULL,
-      last_id INTEGER NOT NULL, count INTEGER NOT NULL,
-      first_step INTEGER NOT NULL, last_step INTEGER NOT NULL, data BLOB NOT NULL,
-      PRIMARY KEY(step_block, process, first_id)) WITHOUT ROWID;
-    INSERT INTO old_blocks SELECT step_block, process, first_id, last_id, count, first_step, last_step, data
-      FROM comm_event_blocks;
-    DROP TABLE comm_event_blocks;
-    ALTER TABLE old_blocks RENAME TO comm_event_blocks;
-    CREATE INDEX comm_event_blocks_by_process ON comm_event_blocks(process, first_id);
-    DELETE FROM meta WHERE key = 'analysis_block_key_rows';
-  )sql");
+  rewrite_as_before_the_key(db);
   EXPECT_EQ(scanned_events(db), scanned);
   expect_lookups_match_the_full_scan(db, "before the key");
   EXPECT_EQ(query_rows(db, "SELECT * FROM comm_events ORDER BY event"), all);
@@ -319,19 +326,7 @@ TEST(CommEventBlocks, AWindowReadsItsEventsByTheKeyAndFromAFileAnalyzedBeforeIt)
 
   // The table as an analysis before the key wrote it: keyed WITHOUT ROWID
   // by its columns, and no analysis_block_key_rows.
-  db.exec(R"sql(
-    CREATE TABLE old_blocks(
-      step_block INTEGER NOT NULL, process INTEGER NOT NULL, first_id INTEGER NOT NULL,
-      last_id INTEGER NOT NULL, count INTEGER NOT NULL,
-      first_step INTEGER NOT NULL, last_step INTEGER NOT NULL, data BLOB NOT NULL,
-      PRIMARY KEY(step_block, process, first_id)) WITHOUT ROWID;
-    INSERT INTO old_blocks SELECT step_block, process, first_id, last_id, count, first_step, last_step, data
-      FROM comm_event_blocks;
-    DROP TABLE comm_event_blocks;
-    ALTER TABLE old_blocks RENAME TO comm_event_blocks;
-    CREATE INDEX comm_event_blocks_by_process ON comm_event_blocks(process, first_id);
-    DELETE FROM meta WHERE key = 'analysis_block_key_rows';
-  )sql");
+  rewrite_as_before_the_key(db);
   for (std::size_t i = 0; i < windows.size(); ++i) EXPECT_EQ(window_events(db, windows[i]), by_key[i]) << i;
 }
 

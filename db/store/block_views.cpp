@@ -146,7 +146,9 @@ struct CommEventsTraits {
   // A process's rows are one range of the rowid key per step block (docs/
   // schema.md, "comm_events"): `rows` is the key's R; the step blocks run up
   // to the last row's, and no further than a file of its size could hold
-  // (a damaged row key must not make every lookup probe 2^32 blocks). A
+  // (its bytes / 16 per row, the bound of step_block_count in
+  // structure/comm_event_blocks.cpp: a damaged row key must not make every
+  // lookup probe 2^32 blocks). A
   // file whose key's meta fact is missing or is not the run's count of rows
   // (analysis_logical_rows of a task run, else its processes; at least 1)
   // is read whole (SQLite checks the constraint on what the view gives);
