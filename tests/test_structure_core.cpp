@@ -8,6 +8,7 @@
 #include <initializer_list>
 
 #include "structure/analysis.h"
+#include "structure/leap_merge.h"
 #include "structure/message_passing_reorder.h"
 #include "structure/step_assignment.h"
 #include "structure/structure_check.h"
@@ -78,7 +79,11 @@ TEST(Structure, RingCycleMergesIntoOnePartitionWithSendsThenReceives) {
 }
 
 TEST(Structure, LatenessAndDifferentialLatenessFollowTheirDefinitions) {
-  auto r = analyze_structure(ring3(), {});
+  for (int threads : {1, 2}) {  // two: the slots' extremes over two halves of the ops
+  SCOPED_TRACE(threads);
+  AnalysisOptions options;
+  options.threads = threads;
+  auto r = analyze_structure(ring3(), options);
   const LatenessMetrics& m = r->metrics;
   // Step 1 exits: 10, 30, 12 -> lateness 0, 20, 2.
   EXPECT_EQ(m.lateness(0), 0);
@@ -103,6 +108,28 @@ TEST(Structure, LatenessAndDifferentialLatenessFollowTheirDefinitions) {
   // The largest of each, known without walking the ops: 20 (s1 on step 1).
   EXPECT_EQ(m.max_lateness(), 20);
   EXPECT_EQ(m.max_global_lateness(), 20);
+  }
+}
+
+TEST(Structure, AnOpListedByTwoCollectivesBelongsToTheLaterOneAndWaitsForItsLastMember) {
+  // A damaged trace: a1 is listed by both collectives. It is the second's
+  // member, so the first's last member start is a0's (0), the second's a2's.
+  TraceBuilder b(3);
+  OpIndex a0 = b.op(0, 0, 50, OpKind::Collective), a1 = b.op(1, 10, 50, OpKind::Collective);
+  OpIndex a2 = b.op(2, 20, 50, OpKind::Collective);
+  b.collective({a0, a1});
+  b.collective({a1, a2});
+  const CommTrace t = b.build();
+  const CollectiveOfOps coll_of(t);
+  EXPECT_EQ(coll_of[static_cast<std::size_t>(a0)], 0);
+  EXPECT_EQ(coll_of[static_cast<std::size_t>(a1)], 1);
+  EXPECT_EQ(coll_of[static_cast<std::size_t>(a2)], 1);
+  EXPECT_EQ(coll_of.last_start(0), 0);
+  EXPECT_EQ(coll_of.last_start(1), 20);
+  auto r = analyze_structure(t, {});
+  EXPECT_EQ(r->metrics.wait(a0), 0);   // the last member of its collective
+  EXPECT_EQ(r->metrics.wait(a1), 10);  // entered at 10, a2 at 20
+  EXPECT_EQ(r->metrics.wait(a2), 0);
 }
 
 TEST(Structure, WaitTimeIsTheLateSenderGapClampedToTheCall) {
@@ -549,4 +576,55 @@ TEST(PartitionGraph, MergesAndRenumberingsCarryTheGraphTheOpsWouldGive) {
     expect_same_graph(halved, build_partition_graph(t, parts), "after a merging relabel");
   }
   EXPECT_GT(with_cycles, 10);  // the cycle merge had work to do
+}
+
+bool same_runs(const PartitionRuns& a, const PartitionRuns& b) {
+  return a.first == b.first && a.process == b.process && a.first_op == b.first_op && a.last_op == b.last_op;
+}
+
+// The passes over the ops in two parts (split at a process) give what one
+// thread gives: the graph, the runs, the topological order.
+TEST(PartitionGraph, PassesInTwoPartsGiveWhatOneThreadGives) {
+  for (std::uint32_t seed = 1; seed <= 40; ++seed) {
+    RandomPartitions r = random_partitions(seed, 1 + static_cast<std::int32_t>(seed % 6), 10, 3 + static_cast<std::int32_t>(seed % 7));
+    const CommTrace& t = r.trace;
+    expect_same_graph(build_partition_graph(t, r.parts, 2), build_partition_graph(t, r.parts, 1), "graph");
+    EXPECT_TRUE(same_runs(collect_runs(t, r.parts, 2), collect_runs(t, r.parts, 1))) << seed;
+
+    Partitioning one = r.parts, two = r.parts;
+    PartitionGraph one_graph = build_partition_graph(t, one), two_graph = build_partition_graph(t, two);
+    EXPECT_EQ(merge_cycles_and_order(t, two, two_graph, 2), merge_cycles_and_order(t, one, one_graph, 1)) << seed;
+    EXPECT_EQ(two.of_op, one.of_op) << seed;
+    expect_same_graph(two_graph, one_graph, "after the order");
+  }
+}
+
+// The leap merge leaves its partitions in topological order (ordering them
+// again changes nothing) and hands over their runs, with one thread or two.
+TEST(LeapMerge, LeavesTheTopologicalOrderAndItsRuns) {
+  int merged = 0;
+  for (std::uint32_t seed = 1; seed <= 100; ++seed) {
+    RandomPartitions r = random_partitions(seed, 2 + static_cast<std::int32_t>(seed % 5), 8, 4 + static_cast<std::int32_t>(seed % 9));
+    const CommTrace& t = r.trace;
+    std::vector<std::int32_t> of_op_with_one_thread;
+    for (int threads : {1, 2}) {
+      Partitioning parts = r.parts;
+      PartitionGraph graph = build_partition_graph(t, parts, threads);
+      merge_strongly_connected(parts, graph);
+      const std::int32_t before = parts.count;
+      PartitionRuns runs;
+      merge_by_leap(t, parts, graph, seed % 2 == 0, threads, &runs);
+      if (threads == 1 && parts.count < before) ++merged;
+      EXPECT_TRUE(same_runs(runs, collect_runs(t, parts))) << seed << " " << threads;
+      expect_same_graph(graph, build_partition_graph(t, parts), "after the leap merge");
+      const std::vector<std::int32_t> left = parts.of_op;
+      order_partitions_topologically(t, parts, graph);
+      EXPECT_EQ(parts.of_op, left) << seed << " " << threads;
+      if (threads == 1)
+        of_op_with_one_thread = parts.of_op;
+      else
+        EXPECT_EQ(parts.of_op, of_op_with_one_thread) << seed;
+    }
+  }
+  EXPECT_GT(merged, 10);  // the leap merge had work to do
 }

@@ -5,6 +5,7 @@
 
 #include "common/phase_timer.h"
 #include "common/release_memory.h"
+#include "common/two_parts.h"
 
 #include "structure/isend_coalescing.h"
 #include "structure/mandatory_partitions.h"
@@ -91,23 +92,27 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
 
   // The partition graph is built from the ops once; the merges and
   // renumberings carry it along.
-  r.graph = build_partition_graph(t, r.parts);
+  r.graph = build_partition_graph(t, r.parts, options.threads);
   report.cycle_merged_partitions = merge_strongly_connected(r.parts, r.graph);
   timer.mark("cycle merge");
-  if (options.leap_merge && t.segment.empty())
-    report.leaps = merge_by_leap(t, r.parts, r.graph, options.leap_force);
-  timer.mark("leap merge");
-  order_partitions_topologically(t, r.parts, r.graph);
+  // In a DAG each (partition, process) pair is one run of ops (partition_graph.h).
+  PartitionRuns runs;
+  if (options.leap_merge && t.segment.empty()) {
+    // Its partitions come out in topological order, and it has their runs.
+    report.leaps = merge_by_leap(t, r.parts, r.graph, options.leap_force, options.threads, &runs);
+    timer.mark("leap merge");
+  } else {
+    order_partitions_topologically(t, r.parts, r.graph, options.threads);
+    runs = collect_runs(t, r.parts, options.threads);
+    timer.mark("topological order");
+  }
   report.partitions = r.parts.count;
-  timer.mark("topological order");
 
   // §3.2: strides, local steps, global steps.
   OpIndexes indexes = op_indexes.get();
   r.received = std::move(indexes.received);
   const CollectiveOfOps& coll_of = indexes.coll_of;
   {
-    // In a DAG each (partition, process) pair is one run of ops (partition_graph.h).
-    const PartitionRuns runs = collect_runs(t, r.parts);
     StrideResult strides;
     if (!options.reorder) {
       strides = assign_strides(t, runs, r.received, coll_of, options.threads);
@@ -128,10 +133,13 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
     r.global_raw_step = std::move(local.raw);  // made global below
     r.partition_width = std::move(local.partition_width);
   }
+  runs = PartitionRuns{};  // ~8 MB at 16,384 processes, not needed past the steps
   timer.mark("local steps");
   r.partition_offset = assign_global_steps(r.graph, r.partition_width);
-  for (std::size_t i = 0; i < r.global_raw_step.size(); ++i)
-    r.global_raw_step[i] += r.partition_offset[static_cast<std::size_t>(r.parts.of_op[i])];
+  run_in_two_parts(two_part_split(t.op_count(), options.threads), t.op_count(), [&](int, OpIndex first, OpIndex end) {
+    for (auto i = static_cast<std::size_t>(first); i < static_cast<std::size_t>(end); ++i)
+      r.global_raw_step[i] += r.partition_offset[static_cast<std::size_t>(r.parts.of_op[i])];
+  });
   std::int64_t slots = 0;
   for (std::size_t p = 0; p < r.partition_width.size(); ++p)
     slots = std::max<std::int64_t>(slots, r.partition_offset[p] + r.partition_width[p]);
@@ -139,7 +147,7 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
 
   // §4 metrics and phases.
   r.metrics = LatenessMetrics(t, r.parts, r.global_raw_step, r.partition_width, r.partition_offset, r.received,
-                              std::move(indexes.coll_of));
+                              std::move(indexes.coll_of), options.threads);
   timer.mark("global steps, lateness");
   r.phases = detect_phases(partition_signatures(r));
   report.phases = r.phases.count;

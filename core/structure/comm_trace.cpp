@@ -1,5 +1,7 @@
 #include "structure/comm_trace.h"
 
+#include <algorithm>
+#include <limits>
 #include <string>
 
 #include "common/error.h"
@@ -108,6 +110,17 @@ CollectiveOfOps::CollectiveOfOps(const CommTrace& t) : members_(static_cast<std:
       if (op >= 0 && op < t.op_count())
         collective_[static_cast<std::size_t>(members_.rank(static_cast<std::size_t>(op)))] = c;
     }
+  // Computed here, on the thread that indexes the collectives while the
+  // partitions are merged, rather than by the lateness metrics after the steps.
+  last_start_.assign(static_cast<std::size_t>(t.collective_count()), std::numeric_limits<TimeNs>::min());
+  for (std::int32_t c = 0; c < t.collective_count(); ++c) {
+    TimeNs& last = last_start_[static_cast<std::size_t>(c)];
+    for (auto k = t.coll_first[static_cast<std::size_t>(c)]; k < t.coll_first[static_cast<std::size_t>(c) + 1]; ++k) {
+      const OpIndex op = t.coll_members[static_cast<std::size_t>(k)];
+      if (op >= 0 && op < t.op_count() && (*this)[static_cast<std::size_t>(op)] == c)
+        last = std::max(last, t.start[static_cast<std::size_t>(op)]);
+    }
+  }
 }
 
 }  // namespace weft::structure

@@ -101,7 +101,8 @@ struct ReceivedMessages {
 ReceivedMessages index_received_messages(const CommTrace& trace);
 
 // For each op, the collective it belongs to, or -1: a bit per op and an entry
-// per member, since most ops are not collective members.
+// per member, since most ops are not collective members. An op listed by two
+// collectives (a damaged trace) belongs to the later one.
 class CollectiveOfOps {
  public:
   CollectiveOfOps() = default;
@@ -109,10 +110,14 @@ class CollectiveOfOps {
   std::int32_t operator[](std::size_t op) const {
     return members_.test(op) ? collective_[static_cast<std::size_t>(members_.rank(op))] : -1;
   }
+  // The latest start of the ops that belong to collective c (what its
+  // members wait for); the smallest TimeNs when none does.
+  TimeNs last_start(std::int32_t c) const { return last_start_[static_cast<std::size_t>(c)]; }
 
  private:
   RankBits members_;
   std::vector<std::int32_t> collective_;  // per member op, in op order
+  std::vector<TimeNs> last_start_;        // per collective
 };
 
 }  // namespace weft::structure

@@ -3,10 +3,49 @@
 #include <algorithm>
 #include <limits>
 
+#include "common/two_parts.h"
+
 namespace weft::structure {
 namespace {
 
 constexpr TimeNs kNone = std::numeric_limits<TimeNs>::max();
+
+// The earliest and latest exit in each (partition, step) slot and each
+// global step slot, over some of the ops.
+struct SlotExtremes {
+  std::vector<TimeNs> local_min, local_max, global_min, global_max;
+
+  SlotExtremes(std::int64_t local_slots, std::int64_t global_slots)
+      : local_min(static_cast<std::size_t>(local_slots), kNone),
+        local_max(static_cast<std::size_t>(local_slots), std::numeric_limits<TimeNs>::min()),
+        global_min(static_cast<std::size_t>(global_slots), kNone),
+        global_max(static_cast<std::size_t>(global_slots), std::numeric_limits<TimeNs>::min()) {}
+
+  void add(std::size_t local_slot, std::size_t global_slot, TimeNs end) {
+    local_min[local_slot] = std::min(local_min[local_slot], end);
+    local_max[local_slot] = std::max(local_max[local_slot], end);
+    global_min[global_slot] = std::min(global_min[global_slot], end);
+    global_max[global_slot] = std::max(global_max[global_slot], end);
+  }
+  void merge(const SlotExtremes& o) {
+    for (std::size_t s = 0; s < local_min.size(); ++s) {
+      local_min[s] = std::min(local_min[s], o.local_min[s]);
+      local_max[s] = std::max(local_max[s], o.local_max[s]);
+    }
+    for (std::size_t s = 0; s < global_min.size(); ++s) {
+      global_min[s] = std::min(global_min[s], o.global_min[s]);
+      global_max[s] = std::max(global_max[s], o.global_max[s]);
+    }
+  }
+  static TimeNs largest_spread(const std::vector<TimeNs>& min, const std::vector<TimeNs>& max) {
+    TimeNs largest = 0;
+    for (std::size_t s = 0; s < min.size(); ++s)
+      if (min[s] != kNone) largest = std::max(largest, max[s] - min[s]);
+    return largest;
+  }
+  TimeNs largest_local_spread() const { return largest_spread(local_min, local_max); }
+  TimeNs largest_global_spread() const { return largest_spread(global_min, global_max); }
+};
 
 }  // namespace
 
@@ -14,7 +53,7 @@ LatenessMetrics::LatenessMetrics(const CommTrace& t, const Partitioning& parts,
                                  const std::vector<std::int32_t>& global_raw,
                                  const std::vector<std::int32_t>& width,
                                  const std::vector<std::int32_t>& offset,
-                                 const ReceivedMessages& received, CollectiveOfOps collective_of)
+                                 const ReceivedMessages& received, CollectiveOfOps collective_of, int threads)
     : t_(&t), parts_(&parts), global_raw_(&global_raw), received_(&received), coll_of_(std::move(collective_of)) {
   local_base_.resize(width.size());
   std::int64_t local_slots = 0, global_width = 0;
@@ -23,35 +62,25 @@ LatenessMetrics::LatenessMetrics(const CommTrace& t, const Partitioning& parts,
     local_slots += width[p];
     global_width = std::max<std::int64_t>(global_width, offset[p] + width[p]);
   }
-  local_min_.assign(static_cast<std::size_t>(local_slots), kNone);
-  global_min_.assign(static_cast<std::size_t>(global_width), kNone);
-  // The latest exit of each slot too: the largest lateness of a slot is its
-  // latest exit less its earliest, so the run's largest are known without
-  // computing every op's.
-  std::vector<TimeNs> local_max(local_min_.size(), std::numeric_limits<TimeNs>::min());
-  std::vector<TimeNs> global_max(global_min_.size(), std::numeric_limits<TimeNs>::min());
-  for (OpIndex op = 0; op < t.op_count(); ++op) {
-    auto i = static_cast<std::size_t>(op);
-    auto part = static_cast<std::size_t>(parts.of_op[i]);
-    const auto slot = static_cast<std::size_t>(local_base_[part] + global_raw[i]);
-    local_min_[slot] = std::min(local_min_[slot], t.end[i]);
-    local_max[slot] = std::max(local_max[slot], t.end[i]);
-    const auto global_slot = static_cast<std::size_t>(global_raw[i]);
-    global_min_[global_slot] = std::min(global_min_[global_slot], t.end[i]);
-    global_max[global_slot] = std::max(global_max[global_slot], t.end[i]);
-  }
-  for (std::size_t s = 0; s < local_min_.size(); ++s)
-    if (local_min_[s] != kNone) max_lateness_ = std::max(max_lateness_, local_max[s] - local_min_[s]);
-  for (std::size_t s = 0; s < global_min_.size(); ++s)
-    if (global_min_[s] != kNone) max_global_lateness_ = std::max(max_global_lateness_, global_max[s] - global_min_[s]);
-  coll_last_start_.assign(static_cast<std::size_t>(t.collective_count()), std::numeric_limits<TimeNs>::min());
-  for (OpIndex op = 0; op < t.op_count(); ++op) {
-    std::int32_t c = coll_of_[static_cast<std::size_t>(op)];
-    if (c >= 0) {
-      auto& s = coll_last_start_[static_cast<std::size_t>(c)];
-      s = std::max(s, t.start[static_cast<std::size_t>(op)]);
+  // Each part of the ops finds its slots' extremes apart (the slots are few:
+  // the partitions' widths), merged after.
+  SlotExtremes parts_extremes[2] = {SlotExtremes(local_slots, global_width), SlotExtremes(local_slots, global_width)};
+  run_in_two_parts(two_part_split(t.op_count(), threads), t.op_count(), [&](int half, OpIndex first, OpIndex end) {
+    SlotExtremes& x = parts_extremes[half];
+    for (OpIndex op = first; op < end; ++op) {
+      auto i = static_cast<std::size_t>(op);
+      auto part = static_cast<std::size_t>(parts.of_op[i]);
+      x.add(static_cast<std::size_t>(local_base_[part] + global_raw[i]), static_cast<std::size_t>(global_raw[i]), t.end[i]);
     }
-  }
+  });
+  SlotExtremes& x = parts_extremes[0];
+  x.merge(parts_extremes[1]);
+  // The largest lateness of a slot is its latest exit less its earliest, so
+  // the run's largest are known without computing every op's.
+  max_lateness_ = x.largest_local_spread();
+  max_global_lateness_ = x.largest_global_spread();
+  local_min_ = std::move(x.local_min);
+  global_min_ = std::move(x.global_min);
 }
 
 TimeNs LatenessMetrics::lateness(OpIndex op) const {
@@ -79,7 +108,7 @@ TimeNs LatenessMetrics::wait(OpIndex op) const {
   TimeNs partner_start = std::numeric_limits<TimeNs>::min();
   if (t_->kind[i] == OpKind::Collective) {
     std::int32_t c = coll_of_[i];
-    if (c >= 0) partner_start = coll_last_start_[static_cast<std::size_t>(c)];
+    if (c >= 0) partner_start = coll_of_.last_start(c);
   } else {
     for (const OpIndex s : received_->senders(op))
       if (s != kNoOp) partner_start = std::max(partner_start, t_->start[static_cast<std::size_t>(s)]);
@@ -120,7 +149,7 @@ OpMetrics LatenessMetrics::all(OpIndex op) const {
   m.diff_lateness = std::max<TimeNs>(0, m.lateness - before);
   if (t_->kind[i] == OpKind::Collective) {  // as wait(): the last member's start, not senders'
     std::int32_t c = coll_of_[i];
-    partner_start = c >= 0 ? coll_last_start_[static_cast<std::size_t>(c)] : std::numeric_limits<TimeNs>::min();
+    partner_start = c >= 0 ? coll_of_.last_start(c) : std::numeric_limits<TimeNs>::min();
   }
   if (partner_start != std::numeric_limits<TimeNs>::min())
     m.wait = std::clamp<TimeNs>(partner_start - start, 0, end - start);

@@ -35,12 +35,14 @@ class LatenessMetrics {
   // Per op of `trace`: its partition (`parts`), its raw slot on the global
   // step axis, the messages it completes (`received`) and its collective
   // (`collective_of`, kept); per partition its width and offset in raw slots.
-  // Keeps pointers to all but the last: they must outlive the metrics.
+  // Keeps pointers to all but `collective_of` (kept): they must outlive the
+  // metrics. With two threads, the slots' extremes are found over two
+  // halves of the ops at once.
   LatenessMetrics(const CommTrace& trace, const Partitioning& parts,
                   const std::vector<std::int32_t>& global_raw_step,
                   const std::vector<std::int32_t>& partition_width,
                   const std::vector<std::int32_t>& partition_offset,
-                  const ReceivedMessages& received, CollectiveOfOps collective_of);
+                  const ReceivedMessages& received, CollectiveOfOps collective_of, int threads = 1);
 
   TimeNs lateness(OpIndex op) const;
   TimeNs global_lateness(OpIndex op) const;
@@ -75,8 +77,7 @@ class LatenessMetrics {
   std::vector<std::int64_t> local_base_;
   std::vector<TimeNs> local_min_;         // per (partition, step)
   std::vector<TimeNs> global_min_;        // per global raw step
-  CollectiveOfOps coll_of_;
-  std::vector<TimeNs> coll_last_start_;  // per collective: latest member start
+  CollectiveOfOps coll_of_;  // and each collective's latest member start
   TimeNs max_lateness_ = 0, max_global_lateness_ = 0;
 };
 

@@ -12,8 +12,9 @@ constexpr TimeNs kFar = std::numeric_limits<TimeNs>::max() / (2 * kBackwardMerge
 
 class LeapMerger {
  public:
-  LeapMerger(const CommTrace& t, Partitioning& parts, PartitionGraph& graph, bool force)
-      : t_(t), parts_(parts), graph_(graph), force_(force), seen_(static_cast<std::size_t>(t.process_count), 0) {
+  LeapMerger(const CommTrace& t, Partitioning& parts, PartitionGraph& graph, bool force, int threads)
+      : t_(t), parts_(parts), graph_(graph), force_(force), threads_(threads),
+        seen_(static_cast<std::size_t>(t.process_count), 0) {
     for (ProcessIndex p = 0; p < t.process_count; ++p)
       if (t.end_op(p) > t.first_op(p)) ++communicating_;
   }
@@ -51,11 +52,15 @@ class LeapMerger {
     return stats_;
   }
 
+  // The runs of the partitions run() left: every change is followed by a
+  // recompute().
+  PartitionRuns take_runs() { return std::move(runs_); }
+
  private:
   void recompute() {
-    merge_cycles_and_order(t_, parts_, graph_);
+    merge_cycles_and_order(t_, parts_, graph_, threads_);
     leap_ = compute_leaps(graph_, parts_.count);
-    runs_ = collect_runs(t_, parts_);
+    runs_ = collect_runs(t_, parts_, threads_);
     leap_count_ = parts_.count ? *std::max_element(leap_.begin(), leap_.end()) + 1 : 0;
     // Partitions of each leap, in id order (CSR).
     leap_first_.assign(static_cast<std::size_t>(leap_count_) + 1, 0);
@@ -178,6 +183,7 @@ class LeapMerger {
   Partitioning& parts_;
   PartitionGraph& graph_;  // of parts_
   bool force_;
+  int threads_;
   LeapMergeStats stats_;
   std::int32_t communicating_ = 0;
   std::vector<std::uint32_t> seen_;
@@ -199,8 +205,12 @@ std::vector<std::int32_t> compute_leaps(const PartitionGraph& g, std::int32_t pa
   return leap;
 }
 
-LeapMergeStats merge_by_leap(const CommTrace& trace, Partitioning& parts, PartitionGraph& graph, bool force) {
-  return LeapMerger(trace, parts, graph, force).run();
+LeapMergeStats merge_by_leap(const CommTrace& trace, Partitioning& parts, PartitionGraph& graph, bool force,
+                             int threads, PartitionRuns* runs) {
+  LeapMerger merger(trace, parts, graph, force, threads);
+  const LeapMergeStats stats = merger.run();
+  if (runs) *runs = merger.take_runs();
+  return stats;
 }
 
 }  // namespace weft::structure

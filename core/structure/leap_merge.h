@@ -30,9 +30,14 @@ struct LeapMergeStats {
 // outgoing one before a partition merges backward ("an order of magnitude").
 constexpr std::int64_t kBackwardMergeFactor = 10;
 
-// `parts` must be a DAG in topological order (after merge_cycles_and_order)
-// and `graph` its graph; both stay so.
-LeapMergeStats merge_by_leap(const CommTrace& trace, Partitioning& parts, PartitionGraph& graph, bool force);
+// `parts` must be a DAG (after merge_strongly_connected) and `graph` its
+// graph. They come out merged and in topological order, numbered as
+// order_partitions_topologically numbers them (the merge recomputes that order
+// after each change), so ordering them again changes nothing. `runs`, when
+// given, receives collect_runs(trace, parts) of the partitions it leaves,
+// which the merge has computed anyway. `threads` as in partition_graph.h.
+LeapMergeStats merge_by_leap(const CommTrace& trace, Partitioning& parts, PartitionGraph& graph, bool force,
+                             int threads = 1, PartitionRuns* runs = nullptr);
 
 // Longest-path distance from the sources for each partition of a DAG whose
 // ids are in topological order.

@@ -5,47 +5,88 @@
 #include <queue>
 
 #include "common/error.h"
+#include "common/two_parts.h"
 
 namespace weft::structure {
 
-PartitionRuns collect_runs(const CommTrace& t, const Partitioning& parts) {
+namespace {
+
+// Where the ops split into two parts for `threads` threads: at the first op of
+// the middle process, so that no process's ops straddle the parts (a pair of
+// consecutive ops across the split is never one process's). The op count
+// (no split) with one thread.
+OpIndex split_ops_at_a_process(const CommTrace& t, int threads) {
+  if (threads < 2 || t.process_count < 2) return t.op_count();
+  return t.first_op(t.process_count / 2);
+}
+
+}  // namespace
+
+PartitionRuns collect_runs(const CommTrace& t, const Partitioning& parts, int threads) {
   // Two passes over the ops (count the runs of each partition, then place
-  // them), so the arrays are allocated once at their final size.
+  // them), so the arrays are allocated once at their final size; each pass in
+  // two parts of the ops, split at a process. A partition's runs from the
+  // first part (the lower processes) go before those from the second.
   auto starts_run = [&](std::size_t i) {
     return i == 0 || t.process[i] != t.process[i - 1] || parts.of_op[i] != parts.of_op[i - 1];
   };
-  const auto n = static_cast<std::size_t>(t.op_count());
+  const OpIndex split = split_ops_at_a_process(t, threads);
+  const auto count = static_cast<std::size_t>(parts.count);
+  std::vector<std::int32_t> runs_of_half[2] = {std::vector<std::int32_t>(count, 0), std::vector<std::int32_t>(count, 0)};
+  run_in_two_parts(split, t.op_count(), [&](int half, OpIndex first, OpIndex end) {
+    std::vector<std::int32_t>& runs = runs_of_half[half];
+    for (auto i = static_cast<std::size_t>(first); i < static_cast<std::size_t>(end); ++i)
+      if (starts_run(i)) ++runs[static_cast<std::size_t>(parts.of_op[i])];
+  });
   PartitionRuns r;
-  r.first.assign(static_cast<std::size_t>(parts.count) + 1, 0);
-  for (std::size_t i = 0; i < n; ++i)
-    if (starts_run(i)) ++r.first[static_cast<std::size_t>(parts.of_op[i]) + 1];
-  for (std::size_t p = 0; p + 1 < r.first.size(); ++p) r.first[p + 1] += r.first[p];
+  r.first.assign(count + 1, 0);
+  for (std::size_t p = 0; p < count; ++p) r.first[p + 1] = r.first[p] + runs_of_half[0][p] + runs_of_half[1][p];
   const auto runs = static_cast<std::size_t>(r.first.back());
   r.process.resize(runs);
   r.first_op.resize(runs);
   r.last_op.resize(runs);
-  std::vector<std::int32_t> fill(r.first.begin(), r.first.end() - 1);
-  std::size_t at = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (starts_run(i)) {
-      at = static_cast<std::size_t>(fill[static_cast<std::size_t>(parts.of_op[i])]++);
-      r.process[at] = t.process[i];
-      r.first_op[at] = static_cast<OpIndex>(i);
+  run_in_two_parts(split, t.op_count(), [&](int half, OpIndex first, OpIndex end) {
+    std::vector<std::int32_t> fill(r.first.begin(), r.first.end() - 1);
+    if (half == 1)
+      for (std::size_t p = 0; p < count; ++p) fill[p] += runs_of_half[0][p];
+    std::size_t at = 0;
+    for (auto i = static_cast<std::size_t>(first); i < static_cast<std::size_t>(end); ++i) {
+      if (starts_run(i)) {  // so is the part's first op: the split is at a process
+        at = static_cast<std::size_t>(fill[static_cast<std::size_t>(parts.of_op[i])]++);
+        r.process[at] = t.process[i];
+        r.first_op[at] = static_cast<OpIndex>(i);
+      }
+      r.last_op[at] = static_cast<OpIndex>(i);
     }
-    r.last_op[at] = static_cast<OpIndex>(i);
-  }
+  });
   return r;
 }
 
-PartitionGraph build_partition_graph(const CommTrace& t, const Partitioning& parts) {
-  // One edge per pair of consecutive ops of a process in different partitions.
-  std::vector<std::int32_t> from, to;
-  for (std::size_t i = 0; i + 1 < parts.of_op.size(); ++i)
-    if (t.process[i] == t.process[i + 1] && parts.of_op[i] != parts.of_op[i + 1]) {
-      from.push_back(parts.of_op[i]);
-      to.push_back(parts.of_op[i + 1]);
+PartitionGraph build_partition_graph(const CommTrace& t, const Partitioning& parts, int threads) {
+  // One edge per pair of consecutive ops of a process in different
+  // partitions, found in two parts of the ops split at a process. Most
+  // processes repeat the edges of the one before (every rank of a
+  // bulk-synchronous code goes through the same partitions), so an edge
+  // equal to the last one kept from its source is not kept again:
+  // graph_from_edges removes duplicates anyway, and at 16,384 processes it
+  // had ~640,000 edges to sort for 39 distinct ones.
+  struct Edges {
+    std::vector<std::int32_t> from, to;
+  } edges[2];
+  run_in_two_parts(split_ops_at_a_process(t, threads), t.op_count(), [&](int half, OpIndex first, OpIndex end) {
+    Edges& e = edges[half];
+    std::vector<std::int32_t> last_to(static_cast<std::size_t>(parts.count), -1);
+    for (auto i = static_cast<std::size_t>(first); i + 1 < static_cast<std::size_t>(end); ++i) {
+      const std::int32_t a = parts.of_op[i], b = parts.of_op[i + 1];
+      if (t.process[i] != t.process[i + 1] || a == b || last_to[static_cast<std::size_t>(a)] == b) continue;
+      last_to[static_cast<std::size_t>(a)] = b;
+      e.from.push_back(a);
+      e.to.push_back(b);
     }
-  return graph_from_edges(parts.count, from, to);
+  });
+  edges[0].from.insert(edges[0].from.end(), edges[1].from.begin(), edges[1].from.end());
+  edges[0].to.insert(edges[0].to.end(), edges[1].to.begin(), edges[1].to.end());
+  return graph_from_edges(parts.count, edges[0].from, edges[0].to);
 }
 
 PartitionGraph graph_from_edges(std::int32_t count, std::span<const std::int32_t> from,
@@ -195,7 +236,7 @@ namespace {
 // Merges the cycles of `graph` and/or numbers its nodes topologically, as one
 // relabeling of the ops; returns how many partitions disappeared.
 std::int32_t renumber_partitions(const CommTrace* t, Partitioning& parts, PartitionGraph& graph, bool merge_cycles,
-                                 bool order) {
+                                 bool order, int threads) {
   std::int32_t count = parts.count;
   std::vector<std::int32_t> label(static_cast<std::size_t>(count));
   for (std::size_t p = 0; p < label.size(); ++p) label[p] = static_cast<std::int32_t>(p);
@@ -205,12 +246,18 @@ std::int32_t renumber_partitions(const CommTrace* t, Partitioning& parts, Partit
   }
   if (order) {
     // The earliest start of each (relabeled) partition's ops: the tie-break.
-    std::vector<TimeNs> first_start(static_cast<std::size_t>(count), std::numeric_limits<TimeNs>::max());
-    for (std::size_t i = 0; i < parts.of_op.size(); ++i) {
-      auto& s = first_start[static_cast<std::size_t>(label[static_cast<std::size_t>(parts.of_op[i])])];
-      s = std::min(s, t->start[i]);
-    }
-    const std::vector<std::int32_t> position = topological_labels(graph, first_start);
+    // Each part of the ops finds its own, the smaller kept.
+    std::vector<TimeNs> first_start[2];
+    run_in_two_parts(two_part_split(t->op_count(), threads), t->op_count(), [&](int half, OpIndex first, OpIndex end) {
+      std::vector<TimeNs>& starts = first_start[half];
+      starts.assign(static_cast<std::size_t>(count), std::numeric_limits<TimeNs>::max());
+      for (auto i = static_cast<std::size_t>(first); i < static_cast<std::size_t>(end); ++i) {
+        auto& s = starts[static_cast<std::size_t>(label[static_cast<std::size_t>(parts.of_op[i])])];
+        s = std::min(s, t->start[i]);
+      }
+    });
+    for (std::size_t p = 0; p < first_start[1].size(); ++p) first_start[0][p] = std::min(first_start[0][p], first_start[1][p]);
+    const std::vector<std::int32_t> position = topological_labels(graph, first_start[0]);
     graph = relabeled_graph(graph, position, count);
     for (std::int32_t& l : label) l = position[static_cast<std::size_t>(l)];
   }
@@ -224,15 +271,15 @@ std::int32_t renumber_partitions(const CommTrace* t, Partitioning& parts, Partit
 }  // namespace
 
 std::int32_t merge_strongly_connected(Partitioning& parts, PartitionGraph& graph) {
-  return renumber_partitions(nullptr, parts, graph, true, false);
+  return renumber_partitions(nullptr, parts, graph, true, false, 1);
 }
 
-void order_partitions_topologically(const CommTrace& t, Partitioning& parts, PartitionGraph& graph) {
-  renumber_partitions(&t, parts, graph, false, true);
+void order_partitions_topologically(const CommTrace& t, Partitioning& parts, PartitionGraph& graph, int threads) {
+  renumber_partitions(&t, parts, graph, false, true, threads);
 }
 
-std::int32_t merge_cycles_and_order(const CommTrace& t, Partitioning& parts, PartitionGraph& graph) {
-  return renumber_partitions(&t, parts, graph, true, true);
+std::int32_t merge_cycles_and_order(const CommTrace& t, Partitioning& parts, PartitionGraph& graph, int threads) {
+  return renumber_partitions(&t, parts, graph, true, true, threads);
 }
 
 }  // namespace weft::structure

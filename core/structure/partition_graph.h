@@ -31,7 +31,9 @@ struct PartitionGraph {
   }
 };
 
-PartitionGraph build_partition_graph(const CommTrace& trace, const Partitioning& parts);
+// The passes below that take `threads` go over the ops in two parts at once
+// when it is 2 or more; the results are the same.
+PartitionGraph build_partition_graph(const CommTrace& trace, const Partitioning& parts, int threads = 1);
 
 // The graph over `n` nodes of the edges from[i] -> to[i]; self-loops are
 // dropped and duplicates kept once. Shared by the MPI partition graph and the
@@ -57,7 +59,7 @@ struct PartitionRuns {
   std::vector<OpIndex> first_op;
   std::vector<OpIndex> last_op;
 };
-PartitionRuns collect_runs(const CommTrace& trace, const Partitioning& parts);
+PartitionRuns collect_runs(const CommTrace& trace, const Partitioning& parts, int threads = 1);
 
 // Relabels partitions through `label` (old id -> new id, new ids dense in
 // 0..new_count-1).
@@ -86,8 +88,10 @@ std::int32_t merge_strongly_connected(Partitioning& parts, PartitionGraph& graph
 // Renumbers the partitions of a DAG in a topological order (ties broken by
 // the earliest entry time of their ops, then by id), so that later passes
 // can sweep ids in increasing order.
-void order_partitions_topologically(const CommTrace& trace, Partitioning& parts, PartitionGraph& graph);
+void order_partitions_topologically(const CommTrace& trace, Partitioning& parts, PartitionGraph& graph,
+                                    int threads = 1);
 // Both, one after the other. Returns how many partitions disappeared.
-std::int32_t merge_cycles_and_order(const CommTrace& trace, Partitioning& parts, PartitionGraph& graph);
+std::int32_t merge_cycles_and_order(const CommTrace& trace, Partitioning& parts, PartitionGraph& graph,
+                                    int threads = 1);
 
 }  // namespace weft::structure

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <limits>
-#include <thread>
+
+#include "common/two_parts.h"
 
 namespace weft::structure {
 namespace {
@@ -23,24 +24,6 @@ std::int32_t split_partitions_by_ops(const PartitionRuns& runs, int threads) {
     ++split;
   }
   return split;
-}
-
-// Runs sweep(first, end) over the partitions [0, split) on this thread and
-// [split, partitions) on a second one, when split < partitions.
-template <class Sweep>
-void sweep_in_two_halves(std::int32_t split, std::int32_t partitions, Sweep sweep) {
-  if (split >= partitions) {
-    sweep(0, partitions);
-    return;
-  }
-  std::thread second([&] { sweep(split, partitions); });
-  try {
-    sweep(0, split);
-  } catch (...) {
-    second.join();
-    throw;
-  }
-  second.join();
 }
 
 // The strides, one partition at a time. Messages and collectives never leave
@@ -80,9 +63,9 @@ class StrideSweep {
   StrideResult run(int threads) {
     const auto partitions = static_cast<std::int32_t>(runs_.first.size()) - 1;
     Scratch halves[2];
-    sweep_in_two_halves(split_partitions_by_ops(runs_, threads), partitions,
-                        [&](std::int32_t first, std::int32_t end) {
-                          Scratch& s = halves[first == 0 ? 0 : 1];
+    run_in_two_parts(split_partitions_by_ops(runs_, threads), partitions,
+                        [&](int half, std::int32_t first, std::int32_t end) {
+                          Scratch& s = halves[half];
                           s.size(t_.process_count);
                           for (std::int32_t part = first; part < end; ++part) sweep_partition(part, s);
                         });
@@ -311,8 +294,8 @@ class LocalStepper {
 
   LocalSteps run(int threads) {
     const auto partitions = static_cast<std::int32_t>(runs_.first.size()) - 1;
-    sweep_in_two_halves(split_partitions_by_ops(runs_, threads), partitions,
-                        [&](std::int32_t first, std::int32_t end) { step_partitions(first, end); });
+    run_in_two_parts(split_partitions_by_ops(runs_, threads), partitions,
+                        [&](int, std::int32_t first, std::int32_t end) { step_partitions(first, end); });
     return std::move(out_);
   }
 

@@ -30,7 +30,10 @@ namespace weft::db {
 template <class Result>
 class SharedOrderedTasks {
  public:
-  static constexpr int kMaxPending = 2;
+  // Enough for the helper to go on while the writer spends ~15 ms on other
+  // work between two tasks (the view tables' inserts at 16,384 processes);
+  // each result is a few hundred KB.
+  static constexpr int kMaxPending = 8;
 
   explicit SharedOrderedTasks(std::int64_t count) : count_(count) {}
   SharedOrderedTasks(const SharedOrderedTasks&) = delete;
@@ -39,13 +42,16 @@ class SharedOrderedTasks {
   std::int64_t count() const { return count_; }
 
   // The writer's side: do(t) for each task it claims, consume(result) for
-  // each of the helper's, all in task order. Rethrows the helper's
-  // exception. If do or consume throws, the helper stops at its next task.
-  template <class Do, class Consume>
-  void run_writer(Do&& do_task, Consume&& consume) {
+  // each of the helper's, all in task order, and between() before claiming
+  // each task (other work of the writer's, done while the helper makes
+  // results ahead). Rethrows the helper's exception. If do, consume or
+  // between throws, the helper stops at its next task.
+  template <class Do, class Consume, class Between>
+  void run_writer(Do&& do_task, Consume&& consume, Between&& between) {
     try {
       std::int64_t consumed = 0;
       for (;;) {
+        between();
         const std::int64_t t = next_.fetch_add(1);
         const std::int64_t helper_until = std::min(t, count_);
         for (; consumed < helper_until; ++consumed) consume(take(consumed));
@@ -57,6 +63,11 @@ class SharedOrderedTasks {
       abandon();
       throw;
     }
+  }
+
+  template <class Do, class Consume>
+  void run_writer(Do&& do_task, Consume&& consume) {
+    run_writer(std::forward<Do>(do_task), std::forward<Consume>(consume), [] {});
   }
 
   // The helper's side: make(t) -> Result for each task it claims, until

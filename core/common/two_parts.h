@@ -1,0 +1,34 @@
+#pragma once
+// Runs a pass over [0, end) in two parts, pass(0, 0, split) on the calling
+// thread and pass(1, split, end) on a second one, for the analysis passes
+// whose parts write disjoint entries (or entries of their own, merged after:
+// the first argument says which part it is). With split >= end the whole
+// pass runs on the calling thread as part 0.
+#include <thread>
+
+namespace weft {
+
+template <class Index, class Pass>
+void run_in_two_parts(Index split, Index end, Pass pass) {
+  if (split >= end) {
+    pass(0, Index{0}, end);
+    return;
+  }
+  std::thread second([&] { pass(1, split, end); });
+  try {
+    pass(0, Index{0}, split);
+  } catch (...) {
+    second.join();
+    throw;
+  }
+  second.join();
+}
+
+// Where a pass over `count` items splits for `threads` threads: the middle
+// with two or more, `count` (no split) with one thread or under two items.
+template <class Index>
+Index two_part_split(Index count, int threads) {
+  return threads > 1 && count >= 2 ? count / 2 : count;
+}
+
+}  // namespace weft
