@@ -20,6 +20,11 @@ const char* op_kind_name(OpKind kind) {
   return "send";
 }
 
+OpIndex split_ops_at_a_process(const CommTrace& t, int threads) {
+  if (threads < 2 || t.process_count < 2) return t.op_count();
+  return t.first_op(t.process_count / 2);
+}
+
 void index_processes(CommTrace& trace) {
   trace.process_first_op.assign(static_cast<std::size_t>(trace.process_count) + 1, 0);
   for (ProcessIndex p : trace.process) ++trace.process_first_op[static_cast<std::size_t>(p) + 1];

@@ -74,6 +74,12 @@ struct CommTrace {
   }
 };
 
+// Where the ops split into two parts for `threads` threads (two_parts.h): at
+// the first op of the middle process, so that no process's ops straddle the
+// parts (a pair of consecutive ops across the split is never one process's).
+// The op count (no split) with one thread or one process.
+OpIndex split_ops_at_a_process(const CommTrace& trace, int threads);
+
 // Builds process_first_op after the per-op arrays are filled in sorted order.
 void index_processes(CommTrace& trace);
 

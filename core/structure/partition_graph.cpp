@@ -9,19 +9,6 @@
 
 namespace weft::structure {
 
-namespace {
-
-// Where the ops split into two parts for `threads` threads: at the first op of
-// the middle process, so that no process's ops straddle the parts (a pair of
-// consecutive ops across the split is never one process's). The op count
-// (no split) with one thread.
-OpIndex split_ops_at_a_process(const CommTrace& t, int threads) {
-  if (threads < 2 || t.process_count < 2) return t.op_count();
-  return t.first_op(t.process_count / 2);
-}
-
-}  // namespace
-
 PartitionRuns collect_runs(const CommTrace& t, const Partitioning& parts, int threads) {
   // Two passes over the ops (count the runs of each partition, then place
   // them), so the arrays are allocated once at their final size; each pass in
