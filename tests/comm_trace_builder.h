@@ -1,6 +1,7 @@
 #pragma once
 // Hand-built communication traces for the structure tests.
 #include <initializer_list>
+#include <vector>
 
 #include "structure/comm_trace.h"
 
@@ -25,16 +26,20 @@ class TraceBuilder {
     t_.msg_post_op.push_back(post);
     t_.msg_send_done_op.push_back(send_done);
   }
-  void collective(std::initializer_list<OpIndex> members) {
-    for (OpIndex m : members) t_.coll_members.push_back(m);
-    t_.coll_first.push_back(static_cast<std::int32_t>(t_.coll_members.size()));
-  }
+  void collective(std::initializer_list<OpIndex> members) { add_collective(members); }
+  void collective(const std::vector<OpIndex>& members) { add_collective(members); }
   CommTrace build() {
     index_processes(t_);
     return t_;
   }
 
  private:
+  template <class Members>
+  void add_collective(const Members& members) {
+    for (OpIndex m : members) t_.coll_members.push_back(m);
+    t_.coll_first.push_back(static_cast<std::int32_t>(t_.coll_members.size()));
+  }
+
   CommTrace t_;
 };
 

@@ -111,6 +111,48 @@ TEST(Structure, LatenessAndDifferentialLatenessFollowTheirDefinitions) {
   }
 }
 
+// A ring of 64 processes, 3 iterations, with times that differ by process,
+// and an allreduce after each iteration: many ops for few step slots, so
+// that with two threads the passes over the ops run in two parts (the
+// lateness slots, the partitions' runs, graph and order). Every op's
+// metrics and step are the one thread's.
+TEST(Structure, TwoThreadsGiveOneThreadsStepsAndMetricsOpForOp) {
+  constexpr int kProcesses = 64, kIterations = 3;
+  TraceBuilder b(kProcesses);
+  std::vector<std::vector<OpIndex>> send(kProcesses), recv(kProcesses), coll(kIterations);
+  for (int p = 0; p < kProcesses; ++p)
+    for (int it = 0; it < kIterations; ++it) {
+      // The earliest of each slot on a process of the upper half (40 + it),
+      // the latest receive there too (50): each part's extremes count.
+      const TimeNs at = 1000 * it + (p == 40 + it ? 0 : 10 + p % 5);
+      send[static_cast<std::size_t>(p)].push_back(b.op(p, at, at + 5 + p % 7, OpKind::Send));
+      recv[static_cast<std::size_t>(p)].push_back(b.op(p, at + 20, at + 200 + (p == 50 ? 300 : (p * 13) % 50), OpKind::Recv));
+      coll[static_cast<std::size_t>(it)].push_back(b.op(p, at + 600, at + 700 + p % 11, OpKind::Collective));
+    }
+  for (int p = 0; p < kProcesses; ++p)
+    for (std::size_t it = 0; it < kIterations; ++it)
+      b.message(send[static_cast<std::size_t>(p)][it], recv[static_cast<std::size_t>((p + 1) % kProcesses)][it]);
+  for (const std::vector<OpIndex>& members : coll) b.collective(members);
+  const CommTrace t = b.build();
+  AnalysisOptions one, two;
+  two.threads = 2;
+  auto a = analyze_structure(t, one), c = analyze_structure(t, two);
+  ASSERT_EQ(a->report.partitions, c->report.partitions);
+  EXPECT_EQ(a->report.partitions, kIterations * 2);  // each ring iteration, each allreduce
+  EXPECT_EQ(a->parts.of_op, c->parts.of_op);
+  EXPECT_EQ(a->metrics.max_lateness(), c->metrics.max_lateness());
+  EXPECT_EQ(a->metrics.max_global_lateness(), c->metrics.max_global_lateness());
+  EXPECT_GT(a->metrics.max_lateness(), 0);
+  for (OpIndex op = 0; op < t.op_count(); ++op) {
+    EXPECT_EQ(a->global_step(op), c->global_step(op)) << op;
+    const OpMetrics x = a->metrics.all(op), y = c->metrics.all(op);
+    EXPECT_EQ(x.lateness, y.lateness) << op;
+    EXPECT_EQ(x.global_lateness, y.global_lateness) << op;
+    EXPECT_EQ(x.diff_lateness, y.diff_lateness) << op;
+    EXPECT_EQ(x.wait, y.wait) << op;
+  }
+}
+
 TEST(Structure, AnOpListedByTwoCollectivesBelongsToTheLaterOneAndWaitsForItsLastMember) {
   // A damaged trace: a1 is listed by both collectives. It is the second's
   // member, so the first's last member start is a0's (0), the second's a2's.

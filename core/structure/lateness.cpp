@@ -62,11 +62,13 @@ LatenessMetrics::LatenessMetrics(const CommTrace& t, const Partitioning& parts,
     local_slots += width[p];
     global_width = std::max<std::int64_t>(global_width, offset[p] + width[p]);
   }
-  // Each part of the ops finds its slots' extremes apart (the slots are few:
-  // the partitions' widths), merged after.
-  SlotExtremes parts_extremes[2] = {SlotExtremes(local_slots, global_width), SlotExtremes(local_slots, global_width)};
-  run_in_two_parts(two_part_split(t.op_count(), threads), t.op_count(), [&](int half, OpIndex first, OpIndex end) {
-    SlotExtremes& x = parts_extremes[half];
+  // Each part of the ops finds its slots' extremes apart, merged after: when
+  // the slots are few (the partitions' widths, usually a few per process'
+  // thousands of ops), so that the second part's copy costs little memory.
+  const bool two_parts = threads > 1 && (local_slots + global_width) * 8 <= t.op_count();
+  std::vector<SlotExtremes> parts_extremes(two_parts ? 2 : 1, SlotExtremes(local_slots, global_width));
+  run_in_two_parts(two_part_split(t.op_count(), two_parts ? 2 : 1), t.op_count(), [&](int half, OpIndex first, OpIndex end) {
+    SlotExtremes& x = parts_extremes[static_cast<std::size_t>(half)];
     for (OpIndex op = first; op < end; ++op) {
       auto i = static_cast<std::size_t>(op);
       auto part = static_cast<std::size_t>(parts.of_op[i]);
@@ -74,7 +76,7 @@ LatenessMetrics::LatenessMetrics(const CommTrace& t, const Partitioning& parts,
     }
   });
   SlotExtremes& x = parts_extremes[0];
-  x.merge(parts_extremes[1]);
+  if (two_parts) x.merge(parts_extremes[1]);
   // The largest lateness of a slot is its latest exit less its earliest, so
   // the run's largest are known without computing every op's.
   max_lateness_ = x.largest_local_spread();
