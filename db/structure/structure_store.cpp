@@ -473,22 +473,22 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
     CommEventRecordTasks& records;
     ~StopHelperOnExit() { records.abandon(); }
   } stop_helper{records};
+  // view_tables is valid until its tables are taken (and written).
   ViewTables views;
-  bool views_written = false;
   auto write_views = [&] {
     views = view_tables.get();  // rethrows the helper's error
     write_view_tables(db, views);
-    views_written = true;
   };
   records.write(db, r.trace.process_count, step_slots, totals, [&] {
-    if (!views_written && view_tables.wait_for(std::chrono::seconds(0)) == std::future_status::ready) write_views();
+    if (view_tables.valid() && view_tables.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+      write_views();
   });
   timer.mark("  comm_event_blocks");
   if (two_threads) lod_share.help_until_closed();
   helper.get();  // with one thread, the deferred view tables are built here
   records.merge_helper_totals(totals);
   timer.mark("  wait for the view tables");
-  if (!views_written) write_views();
+  if (view_tables.valid()) write_views();
   timer.mark("  view tables");
   // Created only now: an empty root page made at the start would be spilled
   // to the WAL early and rewritten here, and one rewritten frame makes the
