@@ -204,3 +204,73 @@ TEST(StepLod, CoarserLevelsBuiltByAHelpingThreadAreTheSameTiles) {
   }
   EXPECT_EQ(helped, 1);
 }
+
+// Every coarser level, in processes and in steps, read back from the store:
+// each cell holds the largest quantized values and the union of the classes
+// of the items in the rows and steps it covers, computed here item by item
+// from that definition (docs/schema.md), with odd counts of blocks (1,500
+// rows: 750, 375, 188, ... blocks) and of bins (301 steps: 301, 151, 76).
+TEST(StepLod, EveryLevelHoldsTheMaximaAndClassesOfTheItemsItCovers) {
+  constexpr std::int64_t rows = 1500, steps = 301;
+  std::mt19937_64 rng(3);
+  std::vector<db::StepLodItem> items;
+  const std::array<std::int64_t, 4> regions{0, 1, 2, 99};
+  for (int i = 0; i < 20000; ++i) {
+    db::StepLodItem it;
+    it.row = static_cast<std::int64_t>(rng() % rows);
+    it.step = static_cast<std::int64_t>(rng() % steps);
+    it.lateness = static_cast<TimeNs>(rng() % 100000);
+    it.diff_lateness = static_cast<TimeNs>(rng() % 5000);
+    it.global_lateness = static_cast<TimeNs>(rng() % 200000);
+    it.duration = static_cast<TimeNs>(1 + rng() % 70000);
+    it.region = regions[rng() % regions.size()];
+    items.push_back(it);
+  }
+  const db::RegionClasses classes = test_classes();
+  const db::StepLodTiles built = db::build_step_lod(rows, steps, [&](const auto& emit) {
+    for (const db::StepLodItem& it : items) emit(it);
+  }, classes);
+  const db::StepLodLayout& l = built.layout;
+  ASSERT_EQ(l.min_plevel, 1);
+  ASSERT_EQ(l.max_plevel, 11);
+  ASSERT_EQ(l.min_slevel, 0);
+  ASSERT_EQ(l.max_slevel, 2);
+
+  const std::string path = weft::testing::temp_weft_path("step_lod_levels");
+  db::Database db(path, db::Database::Mode::Create);
+  {
+    db::Transaction tx(db, "BEGIN IMMEDIATE");
+    db.exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value)");
+    db.exec("CREATE TABLE IF NOT EXISTS processes(process INTEGER PRIMARY KEY)");
+    db::write_step_lod(db, built);
+    tx.commit();
+  }
+  db::StepLod lod(db);
+  const db::StepLodMaxima max = max_of(items);
+  int levels = 0;
+  for (int p = l.min_plevel; p <= l.max_plevel; ++p)
+    for (int s = l.min_slevel; s <= l.max_slevel; ++s) {
+      const std::int64_t blocks = l.blocks(p), bins = l.bins(s);
+      std::vector<std::array<std::uint8_t, db::kStepLodCellBytes>> expected(static_cast<std::size_t>(blocks * bins));
+      for (const auto& it : items) {
+        auto& cell = expected[static_cast<std::size_t>((it.row >> p) * bins + (it.step >> s))];
+        const std::array<TimeNs, 4> values{it.lateness, it.diff_lateness, it.global_lateness, it.duration};
+        const std::array<TimeNs, 4> maxima{max.lateness, max.diff_lateness, max.global_lateness, max.duration};
+        for (std::size_t f = 0; f < 4; ++f) cell[f] = std::max(cell[f], db::quantize_metric(values[f], maxima[f]));
+        cell[db::kLodClasses] |= static_cast<std::uint8_t>(1u << static_cast<int>(classes.of(it.region)));
+      }
+      db::StepLodCells cells;
+      lod.read(p, s, 0, steps - 1, 0, static_cast<ProcessIndex>(rows - 1), cells);
+      ASSERT_EQ(cells.grid.rows, blocks) << "level " << p << "," << s;
+      ASSERT_EQ(cells.grid.columns, bins) << "level " << p << "," << s;
+      int mismatches = 0;
+      for (std::int64_t b = 0; b < blocks; ++b)
+        for (std::int64_t i = 0; i < bins; ++i) {
+          const auto& want = expected[static_cast<std::size_t>(b * bins + i)];
+          if (!std::equal(want.begin(), want.end(), cells.grid.at(b, i))) ++mismatches;
+        }
+      EXPECT_EQ(mismatches, 0) << "level " << p << "," << s;
+      ++levels;
+    }
+  EXPECT_EQ(levels, 11 * 3);
+}
