@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -42,23 +43,38 @@ void merge_into(std::array<std::uint8_t, kStepLodCellBytes>& to, const std::arra
 }
 
 // Row `to` = rows `a` and `b` merged cell by cell (`cells` cells each): the
-// bytes' maximum over the whole row, a loop the compiler vectorizes, then
-// the class bytes' union over it. Merging cell by cell, five bytes at a
-// time, was most of the coarser levels' time (before their compression).
+// bytes' maximum over the whole row, 16 at a time (GCC's -O2 left the byte
+// loop scalar, 8 instructions a byte), then the class bytes' union over it.
+// Merging cell by cell, five bytes at a time, was most of the coarser
+// levels' time (before their compression).
 void merge_rows(std::uint8_t* to, const std::uint8_t* a, const std::uint8_t* b, std::int64_t cells) {
+  using Bytes16 = std::uint8_t __attribute__((vector_size(16)));
   const auto bytes = static_cast<std::size_t>(cells * kStepLodCellBytes);
-  for (std::size_t j = 0; j < bytes; ++j) to[j] = std::max(a[j], b[j]);
-  for (std::size_t j = kLodClasses; j < bytes; j += kStepLodCellBytes) to[j] = a[j] | b[j];
+  std::size_t j = 0;
+  for (; j + sizeof(Bytes16) <= bytes; j += sizeof(Bytes16)) {
+    Bytes16 x, y;
+    std::memcpy(&x, a + j, sizeof x);
+    std::memcpy(&y, b + j, sizeof y);
+    const Bytes16 larger = x > y ? x : y;
+    std::memcpy(to + j, &larger, sizeof larger);
+  }
+  for (; j < bytes; ++j) to[j] = std::max(a[j], b[j]);
+  for (j = kLodClasses; j < bytes; j += kStepLodCellBytes) to[j] = a[j] | b[j];
 }
 
 // Each cell of row `to` = the pair of cells of row `fine` it covers
-// (`fine_cells` of them; the last alone when odd).
+// (`fine_cells` of them; the last alone when odd). The pair is copied out
+// first: stores through `to` would otherwise make the compiler reload it.
 void merge_cell_pairs(std::uint8_t* to, const std::uint8_t* fine, std::int64_t fine_cells) {
   constexpr int n = kStepLodCellBytes;
   const std::int64_t pairs = fine_cells / 2;
   for (std::int64_t i = 0; i < pairs; ++i, to += n, fine += 2 * n) {
-    for (int f = 0; f < kLodClasses; ++f) to[f] = std::max(fine[f], fine[n + f]);
-    to[kLodClasses] = fine[kLodClasses] | fine[n + kLodClasses];
+    std::array<std::uint8_t, 2 * n> pair;
+    std::memcpy(pair.data(), fine, pair.size());
+    std::array<std::uint8_t, n> cell;
+    for (int f = 0; f < kLodClasses; ++f) cell[f] = std::max(pair[f], pair[n + f]);
+    cell[kLodClasses] = pair[kLodClasses] | pair[n + kLodClasses];
+    std::memcpy(to, cell.data(), cell.size());
   }
   if (fine_cells % 2 != 0) std::copy(fine, fine + n, to);
 }
