@@ -83,6 +83,25 @@ db::StepLodMaxima max_of(const std::vector<db::StepLodItem>& items) {
   return max;
 }
 
+// A cell as docs/schema.md defines it, one item at a time: each metric's
+// largest quantized value, and the union of the classes.
+void add_to_expected_cell(std::array<std::uint8_t, db::kStepLodCellBytes>& cell, const db::StepLodItem& it,
+                          const db::StepLodMaxima& max, const db::RegionClasses& classes) {
+  const std::array<TimeNs, 4> values{it.lateness, it.diff_lateness, it.global_lateness, it.duration};
+  const std::array<TimeNs, 4> maxima{max.lateness, max.diff_lateness, max.global_lateness, max.duration};
+  for (std::size_t f = 0; f < 4; ++f) cell[f] = std::max(cell[f], db::quantize_metric(values[f], maxima[f]));
+  cell[db::kLodClasses] |= static_cast<std::uint8_t>(1u << static_cast<int>(classes.of(it.region)));
+}
+
+// Writes `lod` into a new store with the tables its reader needs.
+void store(db::Database& db, const db::StepLodTiles& lod) {
+  db::Transaction tx(db, "BEGIN IMMEDIATE");
+  db.exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value)");
+  db.exec("CREATE TABLE IF NOT EXISTS processes(process INTEGER PRIMARY KEY)");
+  db::write_step_lod(db, lod);
+  tx.commit();
+}
+
 }  // namespace
 
 // The builder with the largest differential lateness found from the items
@@ -144,25 +163,14 @@ TEST(StepLod, FinestCellsAreTheQuantizedMaximaOfTheirItemsInAnyOrder) {
   for (const auto& it : items) {
     if (it.row < 0 || it.row >= kRows || it.step < 0 || it.step >= kSteps) continue;
     ++kept;
-    auto& cell = expected[static_cast<std::size_t>((it.row >> l.min_plevel) * kSteps + it.step)];
-    const std::array<TimeNs, 4> values{it.lateness, it.diff_lateness, it.global_lateness, it.duration};
-    const std::array<TimeNs, 4> maxima{max.lateness, max.diff_lateness, max.global_lateness, max.duration};
-    for (std::size_t f = 0; f < 4; ++f)
-      cell[f] = std::max(cell[f], db::quantize_metric(values[f], maxima[f]));
-    cell[db::kLodClasses] |= static_cast<std::uint8_t>(1u << static_cast<int>(classes.of(it.region)));
+    add_to_expected_cell(expected[static_cast<std::size_t>((it.row >> l.min_plevel) * kSteps + it.step)], it, max,
+                         classes);
   }
   ASSERT_GT(kept, 5000);
   ASSERT_LT(kept, 6000);  // some items fell outside the rows or steps
 
-  const std::string path = weft::testing::temp_weft_path("step_lod_cells");
-  db::Database db(path, db::Database::Mode::Create);
-  {
-    db::Transaction tx(db, "BEGIN IMMEDIATE");
-    db.exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value)");
-    db.exec("CREATE TABLE IF NOT EXISTS processes(process INTEGER PRIMARY KEY)");
-    db::write_step_lod(db, sorted);
-    tx.commit();
-  }
+  db::Database db(weft::testing::temp_weft_path("step_lod_cells"), db::Database::Mode::Create);
+  store(db, sorted);
   db::StepLod lod(db);
   db::StepLodCells cells;
   lod.read(l.min_plevel, l.min_slevel, 0, kSteps - 1, 0, static_cast<ProcessIndex>(kRows - 1), cells);
@@ -236,15 +244,8 @@ TEST(StepLod, EveryLevelHoldsTheMaximaAndClassesOfTheItemsItCovers) {
   ASSERT_EQ(l.min_slevel, 0);
   ASSERT_EQ(l.max_slevel, 2);
 
-  const std::string path = weft::testing::temp_weft_path("step_lod_levels");
-  db::Database db(path, db::Database::Mode::Create);
-  {
-    db::Transaction tx(db, "BEGIN IMMEDIATE");
-    db.exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value)");
-    db.exec("CREATE TABLE IF NOT EXISTS processes(process INTEGER PRIMARY KEY)");
-    db::write_step_lod(db, built);
-    tx.commit();
-  }
+  db::Database db(weft::testing::temp_weft_path("step_lod_levels"), db::Database::Mode::Create);
+  store(db, built);
   db::StepLod lod(db);
   const db::StepLodMaxima max = max_of(items);
   int levels = 0;
@@ -253,11 +254,8 @@ TEST(StepLod, EveryLevelHoldsTheMaximaAndClassesOfTheItemsItCovers) {
       const std::int64_t blocks = l.blocks(p), bins = l.bins(s);
       std::vector<std::array<std::uint8_t, db::kStepLodCellBytes>> expected(static_cast<std::size_t>(blocks * bins));
       for (const auto& it : items) {
-        auto& cell = expected[static_cast<std::size_t>((it.row >> p) * bins + (it.step >> s))];
-        const std::array<TimeNs, 4> values{it.lateness, it.diff_lateness, it.global_lateness, it.duration};
-        const std::array<TimeNs, 4> maxima{max.lateness, max.diff_lateness, max.global_lateness, max.duration};
-        for (std::size_t f = 0; f < 4; ++f) cell[f] = std::max(cell[f], db::quantize_metric(values[f], maxima[f]));
-        cell[db::kLodClasses] |= static_cast<std::uint8_t>(1u << static_cast<int>(classes.of(it.region)));
+        add_to_expected_cell(expected[static_cast<std::size_t>((it.row >> p) * bins + (it.step >> s))], it, max,
+                             classes);
       }
       db::StepLodCells cells;
       lod.read(p, s, 0, steps - 1, 0, static_cast<ProcessIndex>(rows - 1), cells);
