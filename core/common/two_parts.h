@@ -4,6 +4,7 @@
 // whose parts write disjoint entries (or entries of their own, merged after:
 // the first argument says which part it is). With split >= end the whole
 // pass runs on the calling thread as part 0.
+#include <cstdint>
 #include <thread>
 
 namespace weft {
@@ -29,6 +30,14 @@ void run_in_two_parts(Index split, Index end, Pass pass) {
 template <class Index>
 Index two_part_split(Index count, int threads) {
   return threads > 1 && count >= 2 ? count / 2 : count;
+}
+
+// Whether a pass whose parts each keep their own `entries` entries (merged
+// after) runs in two parts over `items` items: with two or more threads, and
+// only when the entries are under an eighth of the items, so that the second
+// part's copy costs little memory beside the items' own arrays.
+inline bool two_copies_are_cheap(std::int64_t entries, std::int64_t items, int threads) {
+  return threads > 1 && entries * 8 <= items;
 }
 
 }  // namespace weft

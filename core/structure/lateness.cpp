@@ -65,7 +65,7 @@ LatenessMetrics::LatenessMetrics(const CommTrace& t, const Partitioning& parts,
   // Each part of the ops finds its slots' extremes apart, merged after: when
   // the slots are few (the partitions' widths, usually a few per process'
   // thousands of ops), so that the second part's copy costs little memory.
-  const bool two_parts = threads > 1 && (local_slots + global_width) * 8 <= t.op_count();
+  const bool two_parts = two_copies_are_cheap(local_slots + global_width, t.op_count(), threads);
   std::vector<SlotExtremes> parts_extremes(two_parts ? 2 : 1, SlotExtremes(local_slots, global_width));
   run_in_two_parts(two_part_split(t.op_count(), two_parts ? 2 : 1), t.op_count(), [&](int half, OpIndex first, OpIndex end) {
     SlotExtremes& x = parts_extremes[static_cast<std::size_t>(half)];

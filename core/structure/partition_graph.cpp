@@ -236,7 +236,7 @@ std::int32_t renumber_partitions(const CommTrace* t, Partitioning& parts, Partit
     // Each part of the ops finds its own, the smaller kept (when partitions
     // are few beside the ops, so that the second part's copy costs little).
     std::vector<TimeNs> first_start[2];
-    const bool two_parts = threads > 1 && std::int64_t{count} * 8 <= t->op_count();
+    const bool two_parts = two_copies_are_cheap(count, t->op_count(), threads);
     run_in_two_parts(two_part_split(t->op_count(), two_parts ? 2 : 1), t->op_count(), [&](int half, OpIndex first, OpIndex end) {
       std::vector<TimeNs>& starts = first_start[half];
       starts.assign(static_cast<std::size_t>(count), std::numeric_limits<TimeNs>::max());
