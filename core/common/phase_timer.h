@@ -5,7 +5,9 @@
 // also shows the resident memory at its end (VmRSS) and the peak so far
 // (VmHWM), to see which phase sets the peak and what the next one starts from,
 // and the CPU time of the calling thread: a phase whose CPU time is well
-// under its wall time waited (for a lock, the disk, or a CPU).
+// under its wall time waited (for a lock, the disk, or a CPU). The time the
+// phase ended, counted from the first timer made ("at"), lines up the phases
+// of the threads that run side by side.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -15,15 +17,18 @@ namespace weft {
 
 class PhaseTimer {
  public:
-  explicit PhaseTimer(const char* env_variable) : enabled_(std::getenv(env_variable) != nullptr) {}
+  explicit PhaseTimer(const char* env_variable) : enabled_(std::getenv(env_variable) != nullptr) {
+    if (enabled_) first_timer_made();
+  }
   // Prints the time since the previous mark (or construction) under `phase`.
   void mark(const char* phase) {
     if (!enabled_) return;
     auto now = std::chrono::steady_clock::now();
     const double cpu = thread_cpu_seconds();
-    std::fprintf(stderr, "%-26s %7.3f s  rss %6ld MB  peak %6ld MB  cpu %6.3f s\n", phase,
+    std::fprintf(stderr, "%-26s %7.3f s  rss %6ld MB  peak %6ld MB  cpu %6.3f s  at %7.3f s\n", phase,
                  std::chrono::duration<double>(now - last_).count(), status_kb("VmRSS: %ld kB") / 1024,
-                 status_kb("VmHWM: %ld kB") / 1024, cpu - last_cpu_);
+                 status_kb("VmHWM: %ld kB") / 1024, cpu - last_cpu_,
+                 std::chrono::duration<double>(now - first_timer_made()).count());
     last_ = now;
     last_cpu_ = cpu;
   }
@@ -39,6 +44,11 @@ class PhaseTimer {
       if (std::sscanf(line, format, &kb) == 1) break;
     std::fclose(f);
     return kb;
+  }
+
+  static std::chrono::steady_clock::time_point first_timer_made() {
+    static const std::chrono::steady_clock::time_point first = std::chrono::steady_clock::now();
+    return first;
   }
 
   static double thread_cpu_seconds() {
