@@ -131,3 +131,51 @@ TEST(JobExchange, AnUnclaimedOfferLeftByAnExceptionIsNeverRun) {
   EXPECT_EQ(runs, 0);
   EXPECT_EQ(exchange.helped(), 0);
 }
+
+// Several offers out at once (`weft analyze` offers the message lines, then
+// the step level of detail's coarser levels): the helper claims them oldest
+// first, and the offerer runs itself the ones still unclaimed.
+TEST(JobExchange, SeveralOffersAreClaimedOldestFirst) {
+  JobExchange exchange;
+  std::atomic<bool> first_started{false}, release_first{false};
+  std::thread::id first_on, second_on, third_on;
+  JobExchange::Offer first(&exchange, [&] {
+    first_on = std::this_thread::get_id();
+    first_started = true;
+    wait_for(release_first);
+  });
+  JobExchange::Offer second(&exchange, [&] { second_on = std::this_thread::get_id(); });
+  std::future<void> helper = std::async(std::launch::async, [&] { exchange.help_until_closed(); });
+  wait_for(first_started);  // the helper took the oldest; the second waits
+  second.run_or_wait();     // unclaimed: run here
+  EXPECT_EQ(second_on, std::this_thread::get_id());
+  JobExchange::Offer third(&exchange, [&] { third_on = std::this_thread::get_id(); });
+  release_first = true;
+  first.run_or_wait();  // the helper's: waits for it
+  EXPECT_NE(first_on, std::this_thread::get_id());
+  third.run_or_wait();  // the helper's once it was free, or this thread's
+  EXPECT_NE(third_on, std::thread::id());
+  const int helped = exchange.helped();
+  EXPECT_EQ(helped, third_on == std::this_thread::get_id() ? 1 : 2);
+  exchange.close();
+  helper.get();
+}
+
+// An offer withdrawn from the middle of the queue leaves the others claimable.
+TEST(JobExchange, AWithdrawnOfferLeavesTheOthersQueued) {
+  JobExchange exchange;
+  int runs_a = 0, runs_b = 0, runs_c = 0;
+  JobExchange::Offer a(&exchange, [&] { ++runs_a; });
+  {
+    JobExchange::Offer b(&exchange, [&] { ++runs_b; });
+  }  // withdrawn unclaimed
+  JobExchange::Offer c(&exchange, [&] { ++runs_c; });
+  std::future<void> helper = std::async(std::launch::async, [&] { exchange.help_until_closed(); });
+  a.run_or_wait();
+  c.run_or_wait();
+  exchange.close();
+  helper.get();
+  EXPECT_EQ(runs_a, 1);
+  EXPECT_EQ(runs_b, 0);
+  EXPECT_EQ(runs_c, 1);
+}

@@ -1,21 +1,26 @@
 #pragma once
-// One piece of work that a thread offers to another thread which may be idle:
-// whichever claims it first runs it. The offering thread does its own share
-// meanwhile, then runs the offer itself if it is still unclaimed, or waits
-// for the other thread to finish it.
+// Pieces of work that a thread offers to another thread which may be idle:
+// whichever claims a piece first runs it. The offering thread does its own
+// share meanwhile, then runs each offer still unclaimed itself, or waits for
+// the other thread to finish it. Several offers may be out at once; the
+// helping thread claims them in the order they were made.
 //
 // Why: `weft analyze` builds the view tables on a helper thread while the
-// main thread writes comm_event_blocks. In small runs the main thread is done
-// first and waited ~45 ms for the step level of detail's compression (at
-// 1,024 processes); now it compresses half of the levels (step_lod.cpp).
-// In large runs the main thread is still writing when the offer comes, and
-// the helper does all of it, as before.
+// main thread writes comm_event_blocks. In small runs, and in runs with
+// many steps, the main thread is done first and waited for the helper (45
+// ms at 1,024 processes × 20 iterations, 120-160 ms at 1,024 × 320): now the
+// helper offers the message lines at once, and the step level of detail's
+// coarser levels when it gets there (step_lod.cpp), and the main thread runs
+// what it claims. In large runs the main thread is still writing when the
+// helper is done, and the helper does all of it, as before.
 //
 // The offering side makes a JobExchange::Offer; the other thread calls
 // help_until_closed(), which runs offers until the offering side calls
 // close() (a CloseOnExit does it however that side's work ends, so the
 // helping thread never waits forever).
+#include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -44,29 +49,9 @@ class JobExchange {
     changed_.notify_all();
   }
 
-  // The helping side: runs each offer it claims, until close(). What a job
-  // throws goes to run_or_wait().
-  void help_until_closed() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    for (;;) {
-      changed_.wait(lock, [this] { return state_ == State::Offered || closed_; });
-      if (state_ != State::Offered) return;
-      std::function<void()> job = std::move(job_);
-      state_ = State::Claimed;
-      lock.unlock();
-      std::exception_ptr error;
-      try {
-        job();
-      } catch (...) {
-        error = std::current_exception();
-      }
-      lock.lock();
-      error_ = error;
-      ++helped_;
-      state_ = State::Done;
-      changed_.notify_all();
-    }
-  }
+  // The helping side: runs each offer it claims, oldest first, until
+  // close(). What a job throws goes to its run_or_wait().
+  void help_until_closed();
 
   // Closes the exchange when the offering side's scope ends, however it ends.
   class CloseOnExit {
@@ -83,46 +68,24 @@ class JobExchange {
   };
 
  private:
-  enum class State { Idle, Offered, Claimed, Done };
+  enum class State { Offered, Claimed, Done, Taken };
 
-  void offer(std::function<void()> job) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    job_ = std::move(job);
-    state_ = State::Offered;
-    changed_.notify_all();
-  }
-  // Runs the offer here unless it was claimed, else waits until it is done
-  // and rethrows what it threw.
-  void run_or_wait() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (state_ == State::Offered) {
-      std::function<void()> job = std::move(job_);
-      state_ = State::Idle;
-      lock.unlock();
-      job();
-      return;
-    }
-    changed_.wait(lock, [this] { return state_ == State::Done; });
-    state_ = State::Idle;
-    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
-  }
+  void offer(Offer& offer);
+  // True when `offer` was unclaimed: the caller runs it. Else waits until
+  // the helping side is done with it and rethrows what it threw.
+  bool take_or_wait(Offer& offer);
   // Takes an unclaimed offer back, or waits for a claimed one to finish (its
   // error dropped): the job refers to the offering side's stack.
-  void withdraw() noexcept {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (state_ == State::Claimed) changed_.wait(lock, [this] { return state_ == State::Done; });
-    job_ = nullptr;
-    error_ = nullptr;
-    state_ = State::Idle;
+  void withdraw(Offer& offer) noexcept;
+  void remove_from_queue(const Offer& offer) {
+    offered_.erase(std::find(offered_.begin(), offered_.end(), &offer));
   }
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
-  State state_ = State::Idle;
   bool closed_ = false;
   int helped_ = 0;
-  std::function<void()> job_;
-  std::exception_ptr error_;
+  std::deque<Offer*> offered_;  // unclaimed, oldest first
 };
 
 // An offered job, on the offering side: run_or_wait() once its own share is
@@ -131,29 +94,78 @@ class JobExchange {
 // the other thread if it is running it.
 class JobExchange::Offer {
  public:
-  Offer(JobExchange* exchange, std::function<void()> job) : exchange_(exchange) {
-    if (exchange_)
-      exchange_->offer(std::move(job));
-    else
-      job_ = std::move(job);
+  Offer(JobExchange* exchange, std::function<void()> job) : exchange_(exchange), job_(std::move(job)) {
+    if (exchange_) exchange_->offer(*this);
   }
   Offer(const Offer&) = delete;
   Offer& operator=(const Offer&) = delete;
   ~Offer() {
-    if (exchange_ && !finished_) exchange_->withdraw();
+    if (exchange_ && !finished_) exchange_->withdraw(*this);
   }
   void run_or_wait() {
     finished_ = true;
-    if (exchange_)
-      exchange_->run_or_wait();
-    else
-      job_();
+    if (!exchange_ || exchange_->take_or_wait(*this)) job_();
   }
 
  private:
+  friend class JobExchange;
   JobExchange* exchange_;
   std::function<void()> job_;
   bool finished_ = false;
+  State state_ = State::Offered;  // guarded by the exchange's mutex
+  std::exception_ptr error_;      // likewise
 };
+
+inline void JobExchange::help_until_closed() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [this] { return !offered_.empty() || closed_; });
+    if (offered_.empty()) return;
+    Offer& offer = *offered_.front();
+    offered_.pop_front();
+    offer.state_ = State::Claimed;
+    lock.unlock();
+    std::exception_ptr error;
+    try {
+      offer.job_();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    lock.lock();
+    offer.error_ = error;
+    ++helped_;
+    offer.state_ = State::Done;
+    changed_.notify_all();
+  }
+}
+
+inline void JobExchange::offer(Offer& offer) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  offer.state_ = State::Offered;
+  offered_.push_back(&offer);
+  changed_.notify_all();
+}
+
+inline bool JobExchange::take_or_wait(Offer& offer) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (offer.state_ == State::Offered) {
+    remove_from_queue(offer);
+    offer.state_ = State::Taken;
+    return true;
+  }
+  changed_.wait(lock, [&] { return offer.state_ == State::Done; });
+  if (offer.error_) std::rethrow_exception(std::exchange(offer.error_, nullptr));
+  return false;
+}
+
+inline void JobExchange::withdraw(Offer& offer) noexcept {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (offer.state_ == State::Offered) {
+    remove_from_queue(offer);
+    offer.state_ = State::Taken;
+  } else if (offer.state_ == State::Claimed) {
+    changed_.wait(lock, [&] { return offer.state_ == State::Done; });
+  }
+}
 
 }  // namespace weft::db

@@ -453,14 +453,14 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
   // has nothing left to do (15 ms at 16,384 processes).
   const ViewTableInputs view_inputs = read_view_table_inputs(db);
   const bool two_threads = settings.threads > 1;
-  JobExchange lod_share;
+  JobExchange view_share;
   std::promise<ViewTables> built_views;
   std::future<ViewTables> view_tables = built_views.get_future();
   std::future<void> helper = std::async(two_threads ? std::launch::async : std::launch::deferred, [&] {
     try {
-      const JobExchange::CloseOnExit no_more_offers(two_threads ? &lod_share : nullptr);
+      const JobExchange::CloseOnExit no_more_offers(two_threads ? &view_share : nullptr);
       built_views.set_value(
-          build_view_tables(view_inputs, loaded, r, MetricsWalks::Auto, two_threads ? &lod_share : nullptr));
+          build_view_tables(view_inputs, loaded, r, MetricsWalks::Auto, two_threads ? &view_share : nullptr));
     } catch (...) {
       built_views.set_exception(std::current_exception());
       return;
@@ -484,7 +484,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
       write_views();
   });
   timer.mark("  comm_event_blocks");
-  if (two_threads) lod_share.help_until_closed();
+  if (two_threads) view_share.help_until_closed();
   helper.get();  // with one thread, the deferred view tables are built here
   records.merge_helper_totals(totals);
   timer.mark("  wait for the view tables");

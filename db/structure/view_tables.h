@@ -48,11 +48,11 @@ struct ViewTables {
 enum class MetricsWalks { Auto, One, Two };
 // Needs the loaded trace's messages: call it before they are released. Only
 // reads `loaded` and `result`.
-// With `lod_share`, part of the step level of detail is offered to the thread
-// that helps there (StepLodBuilder::finish).
+// With `share`, the message lines and part of the step level of detail are
+// offered to the thread that helps there (JobExchange).
 ViewTables build_view_tables(const ViewTableInputs& inputs, const LoadedCommTrace& loaded,
                              const structure::StructureResult& result, MetricsWalks walks = MetricsWalks::Auto,
-                             JobExchange* lod_share = nullptr);
+                             JobExchange* share = nullptr);
 // Creates and fills the tables inside the caller's transaction.
 void write_view_tables(Database& db, const ViewTables& tables);
 void write_view_facts(Database& db, const ViewTableFacts& facts);
