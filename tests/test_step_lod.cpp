@@ -12,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "common/error.h"
 #include "store/sqlite.h"
 #include "structure/job_exchange.h"
 #include "structure/step_lod.h"
@@ -213,38 +214,57 @@ TEST(StepLod, CoarserLevelsBuiltByAHelpingThreadAreTheSameTiles) {
   EXPECT_EQ(helped, 1);
 }
 
-// Every coarser level, in processes and in steps, read back from the store:
-// each cell holds the largest quantized values and the union of the classes
-// of the items in the rows and steps it covers, computed here item by item
-// from that definition (docs/schema.md), with odd counts of blocks (1,500
-// rows: 750, 375, 188, ... blocks) and of bins (301 steps: 301, 151, 76).
-TEST(StepLod, EveryLevelHoldsTheMaximaAndClassesOfTheItemsItCovers) {
-  constexpr std::int64_t rows = 1500, steps = 301;
+namespace {
+
+constexpr std::int64_t kLevelRows = 1500, kLevelSteps = 301;
+
+// Items on random rows and steps of kLevelRows × kLevelSteps, sorted by row,
+// none in rows 100-299 nor in the last 100 (blocks without items, inside the
+// run and at its end).
+std::vector<db::StepLodItem> items_with_empty_rows() {
   std::mt19937_64 rng(3);
   std::vector<db::StepLodItem> items;
   const std::array<std::int64_t, 4> regions{0, 1, 2, 99};
-  for (int i = 0; i < 20000; ++i) {
+  while (items.size() < 20000) {
     db::StepLodItem it;
-    it.row = static_cast<std::int64_t>(rng() % rows);
-    it.step = static_cast<std::int64_t>(rng() % steps);
+    it.row = static_cast<std::int64_t>(rng() % kLevelRows);
+    it.step = static_cast<std::int64_t>(rng() % kLevelSteps);
     it.lateness = static_cast<TimeNs>(rng() % 100000);
     it.diff_lateness = static_cast<TimeNs>(rng() % 5000);
     it.global_lateness = static_cast<TimeNs>(rng() % 200000);
     it.duration = static_cast<TimeNs>(1 + rng() % 70000);
     it.region = regions[rng() % regions.size()];
+    if ((it.row >= 100 && it.row < 300) || it.row >= kLevelRows - 100) continue;
     items.push_back(it);
   }
+  std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.row < b.row; });
+  return items;
+}
+
+// The level of detail of `items` built whole or streamed row by row.
+db::StepLodTiles build_levels(const std::vector<db::StepLodItem>& items, db::StepLodBuilder::Grid grid) {
   const db::RegionClasses classes = test_classes();
-  const db::StepLodTiles built = db::build_step_lod(rows, steps, [&](const auto& emit) {
-    for (const db::StepLodItem& it : items) emit(it);
-  }, classes);
+  db::StepLodBuilder builder(kLevelRows, kLevelSteps, classes, max_of(items), db::StepLodBuilder::Diff::Known,
+                             db::StepLodBuilder::Rows::InOrder, grid);
+  EXPECT_EQ(builder.streamed(), grid == db::StepLodBuilder::Grid::Streamed);
+  for (const db::StepLodItem& it : items) builder.add(it);
+  return builder.finish();
+}
+
+// Every level, in processes and in steps, read back from the store: each cell
+// holds the largest quantized values and the union of the classes of the
+// items in the rows and steps it covers, computed here item by item from
+// that definition (docs/schema.md), with odd counts of blocks (1,500 rows:
+// 750, 375, 188, ... blocks) and of bins (301 steps: 301, 151, 76).
+void expect_every_level_holds_its_items(const db::StepLodTiles& built, const std::vector<db::StepLodItem>& items,
+                                        const char* name) {
   const db::StepLodLayout& l = built.layout;
   ASSERT_EQ(l.min_plevel, 1);
   ASSERT_EQ(l.max_plevel, 11);
   ASSERT_EQ(l.min_slevel, 0);
   ASSERT_EQ(l.max_slevel, 2);
-
-  db::Database db(weft::testing::temp_weft_path("step_lod_levels"), db::Database::Mode::Create);
+  const db::RegionClasses classes = test_classes();
+  db::Database db(weft::testing::temp_weft_path(name), db::Database::Mode::Create);
   store(db, built);
   db::StepLod lod(db);
   const db::StepLodMaxima max = max_of(items);
@@ -258,7 +278,7 @@ TEST(StepLod, EveryLevelHoldsTheMaximaAndClassesOfTheItemsItCovers) {
                              classes);
       }
       db::StepLodCells cells;
-      lod.read(p, s, 0, steps - 1, 0, static_cast<ProcessIndex>(rows - 1), cells);
+      lod.read(p, s, 0, kLevelSteps - 1, 0, static_cast<ProcessIndex>(kLevelRows - 1), cells);
       ASSERT_EQ(cells.grid.rows, blocks) << "level " << p << "," << s;
       ASSERT_EQ(cells.grid.columns, bins) << "level " << p << "," << s;
       int mismatches = 0;
@@ -271,4 +291,49 @@ TEST(StepLod, EveryLevelHoldsTheMaximaAndClassesOfTheItemsItCovers) {
       ++levels;
     }
   EXPECT_EQ(levels, 11 * 3);
+}
+
+}  // namespace
+
+TEST(StepLod, EveryLevelHoldsTheMaximaAndClassesOfTheItemsItCovers) {
+  const std::vector<db::StepLodItem> items = items_with_empty_rows();
+  expect_every_level_holds_its_items(build_levels(items, db::StepLodBuilder::Grid::Whole), items, "step_lod_whole");
+}
+
+// Streamed row by row through the pyramid (no level held whole), the levels
+// are the same: every cell checked from the items, and the same tiles, byte
+// for byte and in the same order, as the whole grid's.
+TEST(StepLod, StreamedRowsMakeTheSameLevels) {
+  const std::vector<db::StepLodItem> items = items_with_empty_rows();
+  const db::StepLodTiles streamed = build_levels(items, db::StepLodBuilder::Grid::Streamed);
+  expect_every_level_holds_its_items(streamed, items, "step_lod_streamed");
+  EXPECT_EQ(tile_bytes(streamed), tile_bytes(build_levels(items, db::StepLodBuilder::Grid::Whole)));
+}
+
+// A streamed builder has given its earlier rows away: an item behind them is
+// an internal error, not a silently wrong cell.
+TEST(StepLod, StreamedRowsOutOfOrderAreAnError) {
+  const db::RegionClasses classes = test_classes();
+  db::StepLodBuilder builder(kLevelRows, kLevelSteps, classes, {10, 10, 10, 10}, db::StepLodBuilder::Diff::Known,
+                             db::StepLodBuilder::Rows::InOrder, db::StepLodBuilder::Grid::Streamed);
+  builder.add({40, 3, 5, 5, 5, 5, 0});
+  EXPECT_THROW(builder.add({10, 3, 5, 5, 5, 5, 0}), Error);
+}
+
+// Which grids stream: only items in row order with the maxima known, and
+// with Grid::Auto only a finest level over 4 MiB. 1,024 processes × 4,481
+// steps (stencil2d, 320 iterations): 1,024 × 4,481 cells of 5 bytes, 22.9
+// MB; × 281 steps (20 iterations), 1.4 MB.
+TEST(StepLod, GridsOverFourMebibytesStream) {
+  using B = db::StepLodBuilder;
+  EXPECT_TRUE(B::streams(1024, 4481, B::Diff::Known, B::Rows::InOrder, B::Grid::Auto));
+  EXPECT_FALSE(B::streams(1024, 281, B::Diff::Known, B::Rows::InOrder, B::Grid::Auto));
+  // 819 steps: 4,193,280 bytes, just under 4 MiB; 820: just over.
+  EXPECT_FALSE(B::streams(1024, 819, B::Diff::Known, B::Rows::InOrder, B::Grid::Auto));
+  EXPECT_TRUE(B::streams(1024, 820, B::Diff::Known, B::Rows::InOrder, B::Grid::Auto));
+  EXPECT_FALSE(B::streams(1024, 4481, B::Diff::FromItems, B::Rows::InOrder, B::Grid::Auto));
+  EXPECT_FALSE(B::streams(1024, 4481, B::Diff::Known, B::Rows::AnyOrder, B::Grid::Auto));
+  EXPECT_FALSE(B::streams(1024, 4481, B::Diff::Known, B::Rows::InOrder, B::Grid::Whole));
+  EXPECT_TRUE(B::streams(16, 10, B::Diff::Known, B::Rows::InOrder, B::Grid::Streamed));
+  EXPECT_FALSE(B::streams(16, 10, B::Diff::Known, B::Rows::AnyOrder, B::Grid::Streamed));
 }

@@ -10,6 +10,7 @@
 #include "common/release_memory.h"
 #include "store/meta.h"
 #include "structure/job_exchange.h"
+#include "structure/step_lod_pyramid.h"
 #include "summary/start_histogram.h"
 
 namespace weft::db {
@@ -40,73 +41,6 @@ static_assert(sizeof(std::array<std::uint8_t, kStepLodCellBytes>) == kStepLodCel
 void merge_into(std::array<std::uint8_t, kStepLodCellBytes>& to, const std::array<std::uint8_t, kStepLodCellBytes>& from) {
   for (int f = 0; f < kLodClasses; ++f) to[static_cast<std::size_t>(f)] = std::max(to[static_cast<std::size_t>(f)], from[static_cast<std::size_t>(f)]);
   to[kLodClasses] |= from[kLodClasses];
-}
-
-// Row `to` = rows `a` and `b` merged cell by cell (`cells` cells each): the
-// bytes' maximum over the whole row, 16 at a time (GCC's -O2 left the byte
-// loop scalar, 8 instructions a byte), then the class bytes' union over it.
-// Merging cell by cell, five bytes at a time, was most of the coarser
-// levels' time (before their compression).
-void merge_rows(std::uint8_t* to, const std::uint8_t* a, const std::uint8_t* b, std::int64_t cells) {
-  using Bytes16 = std::uint8_t __attribute__((vector_size(16)));
-  const auto bytes = static_cast<std::size_t>(cells * kStepLodCellBytes);
-  std::size_t j = 0;
-  for (; j + sizeof(Bytes16) <= bytes; j += sizeof(Bytes16)) {
-    Bytes16 x, y;
-    std::memcpy(&x, a + j, sizeof x);
-    std::memcpy(&y, b + j, sizeof y);
-    const Bytes16 larger = x > y ? x : y;
-    std::memcpy(to + j, &larger, sizeof larger);
-  }
-  for (; j < bytes; ++j) to[j] = std::max(a[j], b[j]);
-  for (j = kLodClasses; j < bytes; j += kStepLodCellBytes) to[j] = a[j] | b[j];
-}
-
-// Each cell of row `to` = the pair of cells of row `fine` it covers
-// (`fine_cells` of them; the last alone when odd). The pair is copied out
-// first: stores through `to` would otherwise make the compiler reload it.
-void merge_cell_pairs(std::uint8_t* to, const std::uint8_t* fine, std::int64_t fine_cells) {
-  constexpr int n = kStepLodCellBytes;
-  const std::int64_t pairs = fine_cells / 2;
-  for (std::int64_t i = 0; i < pairs; ++i, to += n, fine += 2 * n) {
-    std::array<std::uint8_t, 2 * n> pair;
-    std::memcpy(pair.data(), fine, pair.size());
-    std::array<std::uint8_t, n> cell;
-    for (int f = 0; f < kLodClasses; ++f) cell[f] = std::max(pair[f], pair[n + f]);
-    cell[kLodClasses] = pair[kLodClasses] | pair[n + kLodClasses];
-    std::memcpy(to, cell.data(), cell.size());
-  }
-  if (fine_cells % 2 != 0) std::copy(fine, fine + n, to);
-}
-
-StepGrid coarser(const StepGrid& fine, bool in_processes) {
-  StepGrid g;
-  g.resize(in_processes ? (fine.blocks + 1) / 2 : fine.blocks, in_processes ? fine.bins : (fine.bins + 1) / 2);
-  const auto fine_row = static_cast<std::size_t>(fine.bins * kStepLodCellBytes);
-  const auto row = static_cast<std::size_t>(g.bins * kStepLodCellBytes);
-  std::uint8_t* to = g.cells.empty() ? nullptr : g.cells.front().data();
-  const std::uint8_t* from = fine.bytes();
-  for (std::int64_t b = 0; b < g.blocks; ++b, to += row) {
-    if (!in_processes) {
-      merge_cell_pairs(to, from + static_cast<std::size_t>(b) * fine_row, fine.bins);
-    } else if (2 * b + 1 < fine.blocks) {
-      merge_rows(to, from + static_cast<std::size_t>(2 * b) * fine_row, from + static_cast<std::size_t>(2 * b + 1) * fine_row, fine.bins);
-    } else {  // the odd last block alone
-      std::copy_n(from + static_cast<std::size_t>(2 * b) * fine_row, fine_row, to);
-    }
-  }
-  return g;
-}
-
-// The tiles of process level p (its cells `by_processes`) and of every
-// coarser step level made from them.
-void compress_process_level(const StepLodLayout& l, int p, const StepGrid& by_processes, CompressedTiles& out) {
-  compress_tiles(p, l.min_slevel, by_processes.blocks, by_processes.bins, kStepLodCellBytes, by_processes.bytes(), out);
-  StepGrid level;  // coarser in steps, from by_processes without a copy of it
-  for (int sl = l.min_slevel + 1; sl <= l.max_slevel; ++sl) {
-    level = coarser(sl == l.min_slevel + 1 ? by_processes : level, false);
-    compress_tiles(p, sl, level.blocks, level.bins, kStepLodCellBytes, level.bytes(), out);
-  }
 }
 
 void append_tiles(const CompressedTiles& from, CompressedTiles& to) {
@@ -160,15 +94,13 @@ class RawCellBand {
     lo_ = std::min(lo_, bin);
     hi_ = std::max(hi_, bin);
   }
-  // Merges the band's cells into `grid` (the raw differential lateness into
-  // `raw_diff` instead, when not empty) and starts `block` empty.
-  void move_to(std::int64_t block, StepGrid& grid, const StepLodMaxima& max, std::vector<TimeNs>& raw_diff) {
+  // Hands each touched cell to `put(block, bin, cell)` and starts `block`
+  // empty.
+  template <class Put>
+  void move_to(std::int64_t block, Put&& put) {
     for (std::int64_t bin = lo_; bin <= hi_; ++bin) {
       RawCell& c = cells_[static_cast<std::size_t>(bin)];
-      if (c.classes != 0) {
-        merge_into(grid.at(block_, bin), quantized_cell(c, max));
-        if (!raw_diff.empty()) merge_raw_diff(raw_diff, grid, block_, bin, c.diff_lateness);
-      }
+      if (c.classes != 0) put(block_, bin, c);
       c = RawCell{};
     }
     block_ = block;
@@ -212,6 +144,7 @@ StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::Stru
                             const RegionClasses& classes, TimeNs max_lateness, TimeNs max_diff_lateness,
                             TimeNs max_global_lateness, JobExchange* share) {
   const TimeNs max_duration = max_input_op_duration(r);
+  // The input ops are in process order (check_op_order): rows in order.
   return build_step_lod(r.trace.process_count, r.report.global_steps, [&](const auto& emit) {
     structure::OpIndex previous = structure::kNoOp;
     structure::OpMetrics m;  // the analyzed op's: computed once for a coalesced run
@@ -220,7 +153,8 @@ StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::Stru
       previous = op.analyzed;
       emit(step_lod_item(loaded, r, op, m));
     });
-  }, classes, {max_lateness, max_diff_lateness, max_global_lateness, max_duration}, share);
+  }, classes, {max_lateness, max_diff_lateness, max_global_lateness, max_duration}, share,
+                        StepLodBuilder::Rows::InOrder);
 }
 
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
@@ -239,17 +173,57 @@ struct StepLodBuilder::State {
   StepLodTiles lod;
   const RegionClasses& classes;
   StepLodMaxima max;  // its diff_lateness 0 while it is found from the items
-  StepGrid grid;      // the finest level
   RawCellBand band;
+  // The finest level whole (Grid::Whole), or, streamed, the pyramid its rows
+  // go into as the band moves on, with how many it has and two rows: the
+  // band's cells quantized, and zeros for the blocks without items.
+  StepGrid grid;
+  std::unique_ptr<StepLodPyramid> pyramid;
+  std::int64_t rows_streamed = 0;
+  std::vector<std::uint8_t> row, empty_row;
   // Per finest cell, while the largest differential lateness is found from
   // the items: its raw largest (empty otherwise).
   std::vector<TimeNs> raw_diff;
 
-  State(std::int64_t rows, std::int64_t steps, const RegionClasses& c, const StepLodMaxima& m)
+  State(std::int64_t rows, std::int64_t steps, const RegionClasses& c, const StepLodMaxima& m, bool streamed)
       : lod{plan_step_lod_layout(rows, steps), {}}, classes(c), max(m),
         band((lod.layout.steps + (std::int64_t{1} << lod.layout.min_slevel) - 1) >> lod.layout.min_slevel) {
     const StepLodLayout& l = lod.layout;
-    grid.resize(l.blocks(l.min_plevel), l.bins(l.min_slevel));
+    if (!streamed) {
+      grid.resize(l.blocks(l.min_plevel), l.bins(l.min_slevel));
+      return;
+    }
+    pyramid = std::make_unique<StepLodPyramid>(lod.layout, StepLodPyramid::Levels::All);
+    row.resize(static_cast<std::size_t>(l.bins(l.min_slevel) * kStepLodCellBytes));
+    empty_row.resize(row.size());
+  }
+
+  // The band's cells go into the grid, or make the pyramid's next row (after
+  // the empty rows before it); the band starts `block`.
+  void move_band_to(std::int64_t block) {
+    if (!pyramid) {
+      band.move_to(block, [&](std::int64_t b, std::int64_t bin, const RawCell& c) {
+        merge_into(grid.at(b, bin), quantized_cell(c, max));
+        if (!raw_diff.empty()) merge_raw_diff(raw_diff, grid, b, bin, c.diff_lateness);
+      });
+      return;
+    }
+    const std::int64_t done = band.block();
+    if (done < 0) {  // no item yet
+      band.move_to(block, [](std::int64_t, std::int64_t, const RawCell&) {});
+      return;
+    }
+    stream_empty_rows_until(done);
+    std::fill(row.begin(), row.end(), std::uint8_t{0});
+    band.move_to(block, [&](std::int64_t, std::int64_t bin, const RawCell& c) {
+      const std::array<std::uint8_t, kStepLodCellBytes> q = quantized_cell(c, max);
+      std::copy(q.begin(), q.end(), row.begin() + bin * kStepLodCellBytes);
+    });
+    pyramid->add_finest_row(row.data());
+    ++rows_streamed;
+  }
+  void stream_empty_rows_until(std::int64_t block) {
+    for (; rows_streamed < block; ++rows_streamed) pyramid->add_finest_row(empty_row.data());
   }
 };
 
@@ -258,9 +232,16 @@ std::int64_t StepLodBuilder::diff_from_items_bytes(std::int64_t rows, std::int64
   return l.blocks(l.min_plevel) * l.bins(l.min_slevel) * static_cast<std::int64_t>(sizeof(TimeNs));
 }
 
+bool StepLodBuilder::streams(std::int64_t rows, std::int64_t steps, Diff diff, Rows order, Grid grid) {
+  if (diff != Diff::Known || order != Rows::InOrder || grid == Grid::Whole) return false;
+  if (grid == Grid::Streamed) return true;
+  const StepLodLayout l = plan_step_lod_layout(rows, steps);
+  return l.blocks(l.min_plevel) * l.bins(l.min_slevel) * kStepLodCellBytes > kMaxWholeGridBytes;
+}
+
 StepLodBuilder::StepLodBuilder(std::int64_t rows, std::int64_t steps, const RegionClasses& classes,
-                               const StepLodMaxima& maxima, Diff diff)
-    : s_(std::make_unique<State>(rows, steps, classes, maxima)) {
+                               const StepLodMaxima& maxima, Diff diff, Rows order, Grid grid)
+    : s_(std::make_unique<State>(rows, steps, classes, maxima, streams(rows, steps, diff, order, grid))) {
   if (diff == Diff::FromItems) {
     s_->max.diff_lateness = 0;  // quantizes to 0 until finish()
     s_->raw_diff.assign(s_->grid.cells.size(), 0);
@@ -268,6 +249,10 @@ StepLodBuilder::StepLodBuilder(std::int64_t rows, std::int64_t steps, const Regi
 }
 
 StepLodBuilder::~StepLodBuilder() = default;
+
+bool StepLodBuilder::streamed() const {
+  return s_->pyramid != nullptr;
+}
 
 void StepLodBuilder::add(const StepLodItem& it) {
   State& s = *s_;
@@ -277,20 +262,39 @@ void StepLodBuilder::add(const StepLodItem& it) {
   const auto class_bit = static_cast<std::uint8_t>(1u << static_cast<int>(s.classes.of(it.region)));
   if (block != s.band.block()) {
     if (block < s.band.block()) {  // rows out of order: this item alone, quantized now
+      if (s.pyramid) throw Error("internal error: step level of detail items out of row order");
       merge_into(s.grid.at(block, bin), quantized_cell(RawCell{it.lateness, it.diff_lateness, it.global_lateness,
                                                                it.duration, class_bit}, s.max));
       if (!s.raw_diff.empty()) merge_raw_diff(s.raw_diff, s.grid, block, bin, it.diff_lateness);
       return;
     }
-    s.band.move_to(block, s.grid, s.max, s.raw_diff);
+    s.move_band_to(block);
   }
   s.band.add(bin, it, class_bit);
 }
 
+namespace {
+
+// Every row of `grid` into `pyramid`, then its tiles.
+CompressedTiles pyramid_tiles(const StepGrid& grid, const StepLodLayout& l, StepLodPyramid::Levels levels) {
+  StepLodPyramid pyramid(l, levels);
+  const auto row = static_cast<std::size_t>(grid.bins * kStepLodCellBytes);
+  for (std::int64_t b = 0; b < grid.blocks; ++b) pyramid.add_finest_row(grid.bytes() + static_cast<std::size_t>(b) * row);
+  return pyramid.finish();
+}
+
+}  // namespace
+
 StepLodTiles StepLodBuilder::finish(JobExchange* share) {
   State& s = *s_;
   const StepLodLayout& l = s.lod.layout;
-  s.band.move_to(s.grid.blocks, s.grid, s.max, s.raw_diff);
+  const std::int64_t blocks = l.blocks(l.min_plevel);
+  s.move_band_to(blocks);
+  if (s.pyramid) {
+    s.stream_empty_rows_until(blocks);
+    s.lod.tiles = s.pyramid->finish();
+    return std::move(s.lod);
+  }
   if (!s.raw_diff.empty()) {
     // The maximum of quantized values is the quantized maximum: the same
     // bytes as quantizing each band with the largest known beforehand.
@@ -302,25 +306,21 @@ StepLodTiles StepLodBuilder::finish(JobExchange* share) {
   // The finest level of processes and the coarser ones are about the same
   // work (each coarser one has half the blocks of the one before): the
   // coarser ones are offered to the other thread while this one compresses
-  // the finest. Their tiles follow the finest level's, as before.
-  const StepGrid finest = std::move(s.grid);
+  // the finest. Their tiles follow the finest level's, in key order.
   CompressedTiles coarser_tiles;
   JobExchange::Offer coarser_levels(share, [&] {
-    StepGrid by_processes;
-    for (int p = l.min_plevel + 1; p <= l.max_plevel; ++p) {
-      by_processes = coarser(p == l.min_plevel + 1 ? finest : by_processes, true);
-      compress_process_level(l, p, by_processes, coarser_tiles);
-    }
+    coarser_tiles = pyramid_tiles(s.grid, l, StepLodPyramid::Levels::Coarser);
   });
-  compress_process_level(l, l.min_plevel, finest, s.lod.tiles);
+  s.lod.tiles = pyramid_tiles(s.grid, l, StepLodPyramid::Levels::Finest);
   coarser_levels.run_or_wait();
   append_tiles(coarser_tiles, s.lod.tiles);
   return std::move(s.lod);
 }
 
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
-                            const RegionClasses& classes, const StepLodMaxima& max, JobExchange* share) {
-  StepLodBuilder builder(rows, steps, classes, max, StepLodBuilder::Diff::Known);
+                            const RegionClasses& classes, const StepLodMaxima& max, JobExchange* share,
+                            StepLodBuilder::Rows order) {
+  StepLodBuilder builder(rows, steps, classes, max, StepLodBuilder::Diff::Known, order);
   items([&](const StepLodItem& it) { builder.add(it); });
   return builder.finish(share);
 }

@@ -63,18 +63,34 @@ struct StepLodMaxima {
 // raw largest (diff_from_items_bytes) until finish() quantizes them with the
 // items' largest, so one walk of the items serves the time bins too
 // (view_tables.cpp). The cells are the same bytes either way.
+//
+// Items that come row by row (Rows::InOrder: an MPI analysis's, process by
+// process) with the maxima known may be streamed: each finest row goes into
+// a StepLodPyramid (step_lod_pyramid.h) when the next row starts, and no
+// level is held whole. Grid::Auto streams when the finest level would take
+// more than kMaxWholeGridBytes; held whole, the coarser levels' compression
+// can be shared with another thread (finish). The tiles are the same bytes
+// either way.
 class StepLodBuilder {
  public:
   enum class Diff { Known, FromItems };
+  enum class Rows { AnyOrder, InOrder };
+  enum class Grid { Auto, Whole, Streamed };
+  static constexpr std::int64_t kMaxWholeGridBytes = std::int64_t{4} << 20;
+  // Grid::Streamed streams only where it can (Diff::Known, Rows::InOrder).
   StepLodBuilder(std::int64_t rows, std::int64_t steps, const RegionClasses& classes, const StepLodMaxima& maxima,
-                 Diff diff);
+                 Diff diff, Rows order = Rows::AnyOrder, Grid grid = Grid::Auto);
   ~StepLodBuilder();
   StepLodBuilder(const StepLodBuilder&) = delete;
   StepLodBuilder& operator=(const StepLodBuilder&) = delete;
+  // Rows::InOrder promises that an item's row is never before the previous
+  // item's; a streamed builder throws weft::Error (an internal error) if it is.
   void add(const StepLodItem& item);
-  // Once. With `share`, the coarser process levels are offered to the
-  // thread that helps there (JobExchange).
+  // Once. With `share`, the coarser process levels of a whole grid are
+  // offered to the thread that helps there (JobExchange).
   StepLodTiles finish(JobExchange* share = nullptr);
+  bool streamed() const;
+  static bool streams(std::int64_t rows, std::int64_t steps, Diff diff, Rows order, Grid grid);
   // The memory Diff::FromItems takes for such a layout.
   static std::int64_t diff_from_items_bytes(std::int64_t rows, std::int64_t steps);
 
@@ -86,7 +102,8 @@ class StepLodBuilder {
 // The level of detail of the items over `rows` logical rows and `steps` steps
 // (the items are visited once, for the cells).
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
-                            const RegionClasses& classes, const StepLodMaxima& maxima, JobExchange* share = nullptr);
+                            const RegionClasses& classes, const StepLodMaxima& maxima, JobExchange* share = nullptr,
+                            StepLodBuilder::Rows order = StepLodBuilder::Rows::AnyOrder);
 // The same with the maxima found in a first visit of the items.
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
                             const RegionClasses& classes);

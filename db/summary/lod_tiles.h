@@ -5,6 +5,7 @@
 // cells are all zero have no row. Tables have the columns
 // (plevel, tlevel, block, tile, data) with that primary key.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,27 @@ struct CompressedTiles {
 // are left out. Throws weft::Error when zlib fails.
 void compress_tiles(int p, int t, std::int64_t blocks, std::int64_t bins, int cell_bytes,
                     const std::uint8_t* cells, CompressedTiles& out);
+// Compresses the tiles of a level row by row (a row: one block's bins),
+// reusing one zlib stream for all of them (lod_tiles.cpp says why).
+class TileDeflater;
+class TileCompressor {
+ public:
+  TileCompressor();
+  ~TileCompressor();
+  TileCompressor(const TileCompressor&) = delete;
+  TileCompressor& operator=(const TileCompressor&) = delete;
+  // Appends to `out` the tiles of row `block` of level (p, t): `bins` cells
+  // of `cell_bytes` bytes each at `cells`. All-zero tiles are left out.
+  // Throws weft::Error when zlib fails.
+  void compress_row(int p, int t, std::int64_t block, std::int64_t bins, int cell_bytes, const std::uint8_t* cells,
+                    CompressedTiles& out);
+
+ private:
+  std::unique_ptr<TileDeflater> deflater_;
+};
+// Puts the tiles in the order of the tables' primary key, in which inserts
+// append to the b-tree (the bytes stay where they are).
+void sort_tiles_by_key(CompressedTiles& tiles);
 // Inserts the tiles into `table` (made by create_tile_table).
 void insert_tiles(Database& db, const std::string& table, const CompressedTiles& tiles);
 // Both, for one level.
