@@ -81,65 +81,72 @@ ViewTableInputs read_view_table_inputs(Database& db) {
   return {db.path(), read_region_classes(db), read_meta_int(db, "trace_end_ns"), largest_message_step_blob(db)};
 }
 
+namespace {
+
+// The logical view's message lines. Messages keep their indices through Isend
+// coalescing; their analyzed ops have the processes and steps of the input
+// ops. The send steps that order the lines read the send ops only, which are
+// near each other in message order; the receive ops are all over the run.
+MessageStepBlocks build_message_lines(const ViewTableInputs& inputs, const LoadedCommTrace& loaded,
+                                      const structure::StructureResult& r) {
+  const structure::CommTrace& t = r.trace;
+  return build_message_step_blocks(
+      inputs.path, static_cast<std::size_t>(t.message_count()),
+      [&](std::size_t m, std::int32_t& send_step) {
+        const structure::OpIndex send = t.msg_send_op[m];
+        if (send == structure::kNoOp || t.msg_recv_op[m] == structure::kNoOp) return false;  // one-sided
+        send_step = r.global_step(send);
+        return true;
+      },
+      [&](std::size_t m, MessageLine& line) {
+        const structure::OpIndex send = t.msg_send_op[m], recv = t.msg_recv_op[m];
+        if (send == structure::kNoOp || recv == structure::kNoOp) return false;  // one-sided
+        line = {loaded.message_id[m], t.process[static_cast<std::size_t>(send)],
+                t.process[static_cast<std::size_t>(recv)], r.global_step(send), r.global_step(recv)};
+        return true;
+      },
+      inputs.max_message_blob,
+      [&](std::size_t m) {
+        // One send step's lines are one message of each sender, far apart in
+        // message order, and the receive op's process and step are at random
+        // places.
+        __builtin_prefetch(&loaded.message_id[m]);
+        const structure::OpIndex send = t.msg_send_op[m], recv = t.msg_recv_op[m];
+        if (send == structure::kNoOp || recv == structure::kNoOp) return;
+        __builtin_prefetch(&t.process[static_cast<std::size_t>(send)]);
+        __builtin_prefetch(&r.global_raw_step[static_cast<std::size_t>(send)]);
+        __builtin_prefetch(&t.process[static_cast<std::size_t>(recv)]);
+        __builtin_prefetch(&r.global_raw_step[static_cast<std::size_t>(recv)]);
+      });
+}
+
+}  // namespace
+
 ViewTables build_view_tables(const ViewTableInputs& inputs, const LoadedCommTrace& loaded,
                              const structure::StructureResult& r, MetricsWalks walks, JobExchange* share) {
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
   ViewTables v;
-  const structure::CommTrace& t = r.trace;
   // The message lines read the analysis only: offered to the thread that
   // helps (it may be idle, its own tables written) while this one makes the
   // time bins and the step level of detail.
   JobExchange::Offer lines(share, [&] {
-    // Messages keep their indices through Isend coalescing; their analyzed ops
-    // have the processes and steps of the input ops.
-    // The send steps that order the lines read the send ops only, which are
-    // near each other in message order; the receive ops are all over the run.
-    v.message_steps = build_message_step_blocks(
-        inputs.path, static_cast<std::size_t>(t.message_count()),
-        [&](std::size_t m, std::int32_t& send_step) {
-          const structure::OpIndex send = t.msg_send_op[m];
-          if (send == structure::kNoOp || t.msg_recv_op[m] == structure::kNoOp) return false;  // one-sided
-          send_step = r.global_step(send);
-          return true;
-        },
-        [&](std::size_t m, MessageLine& line) {
-          const structure::OpIndex send = t.msg_send_op[m], recv = t.msg_recv_op[m];
-          if (send == structure::kNoOp || recv == structure::kNoOp) return false;  // one-sided
-          line = {loaded.message_id[m], t.process[static_cast<std::size_t>(send)],
-                  t.process[static_cast<std::size_t>(recv)], r.global_step(send), r.global_step(recv)};
-          return true;
-        },
-        inputs.max_message_blob,
-        [&](std::size_t m) {
-          // One send step's lines are one message of each sender, far apart in
-          // message order, and the receive op's process and step are at random
-          // places.
-          __builtin_prefetch(&loaded.message_id[m]);
-          const structure::OpIndex send = t.msg_send_op[m], recv = t.msg_recv_op[m];
-          if (send == structure::kNoOp || recv == structure::kNoOp) return;
-          __builtin_prefetch(&t.process[static_cast<std::size_t>(send)]);
-          __builtin_prefetch(&r.global_raw_step[static_cast<std::size_t>(send)]);
-          __builtin_prefetch(&t.process[static_cast<std::size_t>(recv)]);
-          __builtin_prefetch(&r.global_raw_step[static_cast<std::size_t>(recv)]);
-        });
+    v.message_steps = build_message_lines(inputs, loaded, r);
     v.facts.max_message_steps = v.message_steps.max_span;
   });
   if (walks == MetricsWalks::One || (walks == MetricsWalks::Auto && one_metrics_walk_fits(r))) {
     bin_and_level_in_one_walk(inputs, loaded, r, share, v);
     timer.mark("  (helper) time_metrics and step_lod");
-    lines.run_or_wait();
-    timer.mark("  (helper) message_steps");
-    return v;
+  } else {
+    v.time_metrics = bin_time_metrics(r, inputs.trace_end_ns, [&](structure::OpIndex a, const structure::OpMetrics& m) {
+      note_op_facts(r.trace, a, m, v.facts);
+    });
+    find_lateness_ranges(v.time_metrics, v.facts);
+    timer.mark("  (helper) time_metrics");
+    // Every input op's metrics are its analyzed op's: the ranges are the maxima.
+    v.step_lod = build_step_lod(loaded, r, inputs.region_classes, v.facts.max_lateness, v.facts.max_diff_lateness,
+                                v.facts.max_global_lateness, share);
+    timer.mark("  (helper) step_lod");
   }
-  v.time_metrics = bin_time_metrics(r, inputs.trace_end_ns, [&](structure::OpIndex a, const structure::OpMetrics& m) {
-    note_op_facts(t, a, m, v.facts);
-  });
-  find_lateness_ranges(v.time_metrics, v.facts);
-  timer.mark("  (helper) time_metrics");
-  // Every input op's metrics are its analyzed op's: the ranges are the maxima.
-  v.step_lod = build_step_lod(loaded, r, inputs.region_classes, v.facts.max_lateness, v.facts.max_diff_lateness,
-                              v.facts.max_global_lateness, share);
-  timer.mark("  (helper) step_lod");
   lines.run_or_wait();
   timer.mark("  (helper) message_steps");
   return v;
