@@ -126,3 +126,48 @@ TEST(MessageStepBlocks, ASendStepSourceGivesTheSameBlocks) {
     EXPECT_EQ(alone.max_span, with_steps.max_span);
   }
 }
+
+// The lines cut into ranges of send steps, encoded apart (as the analysis
+// does on two threads, db/structure/view_tables.cpp) and joined, are the
+// blocks made in one go, whatever the number of parts, and the ranges hold
+// about as many lines each without cutting a step.
+TEST(MessageStepBlocks, PartsEncodedApartJoinToTheSameBlocks) {
+  // 10,000 messages, 1,000 sent at each of the steps 0..9, by sender m / 10.
+  constexpr std::size_t kMessages = 10000;
+  auto lines = [](std::size_t m, db::MessageLine& line) {
+    const auto i = static_cast<std::int32_t>(m);
+    line = {static_cast<std::int64_t>(m), i / 10, (i * 13) % 89, i % 10, i % 10 + 1 + i % 3};
+    return true;
+  };
+  auto send_step_of = [&](std::size_t m, std::int32_t& send_step) {
+    db::MessageLine line{};
+    lines(m, line);
+    send_step = line.send_step;
+    return true;
+  };
+  const db::MessageStepBlocks whole = db::build_message_step_blocks("test", kMessages, send_step_of, lines, 600);
+  const db::MessageLineOrder order("test", kMessages, send_step_of);
+  ASSERT_EQ(order.step_end(), 10u);
+  // The k-th of n bounds is the first step at or after k/n of the lines.
+  EXPECT_EQ(order.split_steps(1), (std::vector<std::size_t>{0, 10}));
+  EXPECT_EQ(order.split_steps(2), (std::vector<std::size_t>{0, 5, 10}));
+  EXPECT_EQ(order.split_steps(3), (std::vector<std::size_t>{0, 4, 7, 10}));
+  EXPECT_EQ(order.split_steps(8), (std::vector<std::size_t>{0, 2, 3, 4, 5, 7, 8, 9, 10}));
+  for (const std::size_t parts : {1u, 2u, 3u, 8u, 16u}) {
+    const std::vector<std::size_t> bounds = order.split_steps(parts);
+    ASSERT_EQ(bounds.size(), parts + 1);
+    // Encoded last part first, as the analysis' helper thread takes them.
+    std::vector<db::MessageStepBlocks> encoded(parts);
+    for (std::size_t i = parts; i-- > 0;) encoded[i] = order.encode(bounds[i], bounds[i + 1], lines, 600);
+    db::MessageStepBlocks joined;
+    for (db::MessageStepBlocks& part : encoded) db::append_message_step_blocks(joined, std::move(part));
+    ASSERT_EQ(joined.blocks.size(), whole.blocks.size()) << parts;
+    for (std::size_t b = 0; b < whole.blocks.size(); ++b) {
+      EXPECT_EQ(joined.blocks[b].send_step, whole.blocks[b].send_step);
+      EXPECT_EQ(joined.blocks[b].seq, whole.blocks[b].seq);
+      EXPECT_EQ(joined.blocks[b].blob, whole.blocks[b].blob);
+    }
+    EXPECT_EQ(joined.max_span, 3);
+    EXPECT_EQ(joined.max_span, whole.max_span);
+  }
+}

@@ -4,9 +4,12 @@
 // ranges they give). Both must give the same tables and facts, on a run with
 // Isend runs to coalesce (several input ops per analyzed op), jitter and a
 // delay (differential lateness that is not the lateness), and collectives.
+// The same tables again when another thread takes the work offered to it
+// (the message lines' parts).
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <future>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +18,7 @@
 #include "store/sqlite.h"
 #include "structure/analysis.h"
 #include "structure/comm_trace_loader.h"
+#include "structure/job_exchange.h"
 #include "structure/view_tables.h"
 
 namespace {
@@ -37,6 +41,13 @@ void expect_same_tables(const weft::db::ViewTables& one, const weft::db::ViewTab
     EXPECT_EQ(std::make_pair(x.plevel, x.tlevel), std::make_pair(y.plevel, y.tlevel)) << i;
     EXPECT_EQ(std::make_pair(x.block, x.tile), std::make_pair(y.block, y.tile)) << i;
     EXPECT_EQ(std::make_pair(x.offset, x.size), std::make_pair(y.offset, y.size)) << i;
+  }
+  ASSERT_EQ(one.message_steps.blocks.size(), two.message_steps.blocks.size());
+  for (std::size_t i = 0; i < one.message_steps.blocks.size(); ++i) {
+    const auto& x = one.message_steps.blocks[i];
+    const auto& y = two.message_steps.blocks[i];
+    EXPECT_EQ(std::make_pair(x.send_step, x.seq), std::make_pair(y.send_step, y.seq)) << i;
+    EXPECT_EQ(x.blob, y.blob) << i;
   }
   EXPECT_EQ(one.facts.max_lateness, two.facts.max_lateness);
   EXPECT_EQ(one.facts.max_global_lateness, two.facts.max_global_lateness);
@@ -78,5 +89,18 @@ TEST(ViewTables, OneWalkOfTheOpsMakesWhatTwoWalksMake) {
     expect_same_tables(one, two);
     // And Auto picks one of them for so small a run: the same again.
     expect_same_tables(weft::db::build_view_tables(inputs, loaded, *r), two);
+    ASSERT_GT(one.message_steps.blocks.size(), 0u);
+    // With another thread that takes offered work (the message lines' parts,
+    // from the first on, while this one runs them from the last back): the
+    // same tables.
+    weft::db::JobExchange exchange;
+    std::future<void> helper = std::async(std::launch::async, [&] { exchange.help_until_closed(); });
+    weft::db::ViewTables shared;
+    {
+      const weft::db::JobExchange::CloseOnExit closing(&exchange);
+      shared = weft::db::build_view_tables(inputs, loaded, *r, weft::db::MetricsWalks::Auto, &exchange);
+    }
+    helper.get();
+    expect_same_tables(shared, two);
   }
 }

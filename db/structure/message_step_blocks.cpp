@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <utility>
 
 #include "common/error.h"
 #include "store/block_codec.h"
@@ -83,31 +85,43 @@ MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t
       line_of, max_blob);
 }
 
-MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t candidates,
-                                            const MessageSendStepSource& send_step_of,
-                                            const MessageLineSource& line_of, std::size_t max_blob,
-                                            const MessageLinePrefetch& prefetch) {
+MessageLineOrder::MessageLineOrder(const std::string& path, std::size_t candidates,
+                                   const MessageSendStepSource& send_step_of) {
   if (candidates > UINT32_MAX) throw Error(path, "more than 2^32 message lines");
   // Counting sort of the candidates by send step: lines per step, then each
   // step's candidates in place.
   std::int32_t send_step = 0;
-  std::vector<std::size_t> step_first;  // CSR over send steps, once counted
   for (std::size_t i = 0; i < candidates; ++i) {
     if (!send_step_of(i, send_step)) continue;
     if (send_step < 0) throw Error(path, "message line with a negative send step");
     const auto step = static_cast<std::size_t>(send_step);
-    if (step + 2 > step_first.size()) step_first.resize(step + 2, 0);
-    ++step_first[step + 1];
+    if (step + 2 > step_first_.size()) step_first_.resize(step + 2, 0);
+    ++step_first_[step + 1];
   }
-  for (std::size_t s = 1; s < step_first.size(); ++s) step_first[s] += step_first[s - 1];
-  std::vector<std::uint32_t> order(step_first.empty() ? 0 : step_first.back());
-  {
-    std::vector<std::size_t> fill(step_first);
-    for (std::size_t i = 0; i < candidates; ++i)
-      if (send_step_of(i, send_step)) order[fill[static_cast<std::size_t>(send_step)]++] = static_cast<std::uint32_t>(i);
-  }
-  MessageLine line{};
+  for (std::size_t s = 1; s < step_first_.size(); ++s) step_first_[s] += step_first_[s - 1];
+  order_.resize(step_first_.empty() ? 0 : step_first_.back());
+  std::vector<std::size_t> fill(step_first_);
+  for (std::size_t i = 0; i < candidates; ++i)
+    if (send_step_of(i, send_step)) order_[fill[static_cast<std::size_t>(send_step)]++] = static_cast<std::uint32_t>(i);
+}
 
+std::vector<std::size_t> MessageLineOrder::split_steps(std::size_t parts) const {
+  std::vector<std::size_t> bounds{0};
+  const std::size_t lines = order_.size();
+  std::size_t step = 0;
+  for (std::size_t k = 1; k < parts; ++k) {
+    // The first step that starts at or after the k-th share of the lines.
+    const std::size_t target = lines * k / parts;
+    while (step < step_end() && step_first_[step] < target) ++step;
+    bounds.push_back(step);
+  }
+  bounds.push_back(step_end());
+  return bounds;
+}
+
+MessageStepBlocks MessageLineOrder::encode(std::size_t first_step, std::size_t last_step,
+                                           const MessageLineSource& line_of, std::size_t max_blob,
+                                           const MessageLinePrefetch& prefetch) const {
   MessageStepBlocks out;
   // Sized once for the busiest step: grown line by line, it left its smaller
   // buffers behind as holes in the heap, ~10 MB at 65,536 processes. Held as
@@ -115,18 +129,20 @@ MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t
   // busiest step's lines are beside the analysis at its peak memory.
   std::vector<MessageLine> step_lines;
   std::size_t most_lines = 0;
-  for (std::size_t s = 0; s + 1 < step_first.size(); ++s) most_lines = std::max(most_lines, step_first[s + 1] - step_first[s]);
+  for (std::size_t s = first_step; s < last_step; ++s)
+    most_lines = std::max(most_lines, step_first_[s + 1] - step_first_[s]);
   step_lines.reserve(most_lines);
   std::vector<MessageStepRecord> block_lines;
   block_lines.reserve(std::min(most_lines, kMessageStepsPerBlock));
   std::vector<std::uint8_t> scratch;
-  for (std::size_t s = 0; s + 1 < step_first.size(); ++s) {
+  MessageLine line{};
+  for (std::size_t s = first_step; s < last_step; ++s) {
     // One send step: sorted by sender and message, in blocks of at most
     // kMessageStepsPerBlock lines.
     step_lines.clear();
-    for (std::size_t k = step_first[s]; k < step_first[s + 1]; ++k) {
-      if (prefetch && k + kPrefetchLines < step_first[s + 1]) prefetch(order[k + kPrefetchLines]);
-      line_of(order[k], line);
+    for (std::size_t k = step_first_[s]; k < step_first_[s + 1]; ++k) {
+      if (prefetch && k + kPrefetchLines < step_first_[s + 1]) prefetch(order_[k + kPrefetchLines]);
+      line_of(order_[k], line);
       step_lines.push_back(line);
       out.max_span = std::max<std::int64_t>(out.max_span, std::int64_t{line.recv_step} - line.send_step);
     }
@@ -148,6 +164,24 @@ MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t
     }
   }
   return out;
+}
+
+void append_message_step_blocks(MessageStepBlocks& blocks, MessageStepBlocks&& later) {
+  if (blocks.blocks.empty()) {
+    blocks.blocks = std::move(later.blocks);
+  } else {
+    blocks.blocks.insert(blocks.blocks.end(), std::make_move_iterator(later.blocks.begin()),
+                         std::make_move_iterator(later.blocks.end()));
+  }
+  blocks.max_span = std::max(blocks.max_span, later.max_span);
+}
+
+MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t candidates,
+                                            const MessageSendStepSource& send_step_of,
+                                            const MessageLineSource& line_of, std::size_t max_blob,
+                                            const MessageLinePrefetch& prefetch) {
+  const MessageLineOrder order(path, candidates, send_step_of);
+  return order.encode(0, order.step_end(), line_of, max_blob, prefetch);
 }
 
 void write_message_step_blocks(Database& db, const MessageStepBlocks& blocks) {
