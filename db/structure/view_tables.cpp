@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <mutex>
+#include <optional>
 #include <string>
 
 #include "common/phase_timer.h"
@@ -98,25 +100,28 @@ constexpr std::size_t kMessageLineParts = 8;
 class MessageLines {
  public:
   MessageLines(const ViewTableInputs& inputs, const LoadedCommTrace& loaded, const structure::StructureResult& r)
-      : inputs_(inputs),
-        loaded_(loaded),
-        r_(r),
-        order_(inputs.path, static_cast<std::size_t>(r.trace.message_count()),
-               [&t = r.trace, &r](std::size_t m, std::int32_t& send_step) {
-                 const structure::OpIndex send = t.msg_send_op[m];
-                 if (send == structure::kNoOp || t.msg_recv_op[m] == structure::kNoOp) return false;  // one-sided
-                 send_step = r.global_step(send);
-                 return true;
-               }),
-        bounds_(order_.split_steps(kMessageLineParts)),
-        parts_(bounds_.size() - 1) {}
+      : inputs_(inputs), loaded_(loaded), r_(r), parts_(kMessageLineParts) {}
 
   std::size_t parts() const { return parts_.size(); }
 
   // Encodes part `i` (each part once; parts may be encoded on two threads).
+  // The first part to run orders the lines, the other thread waiting for it
+  // if need be: the order is 4 bytes per line, held only from then on, and
+  // the thread that makes the step level of detail is spared it when the
+  // other one starts the lines.
   void encode(std::size_t i) {
+    std::call_once(ordered_, [this] {
+      order_.emplace(inputs_.path, static_cast<std::size_t>(r_.trace.message_count()),
+                     [&t = r_.trace, &r = r_](std::size_t m, std::int32_t& send_step) {
+                       const structure::OpIndex send = t.msg_send_op[m];
+                       if (send == structure::kNoOp || t.msg_recv_op[m] == structure::kNoOp) return false;  // one-sided
+                       send_step = r.global_step(send);
+                       return true;
+                     });
+      bounds_ = order_->split_steps(parts_.size());
+    });
     const structure::CommTrace& t = r_.trace;
-    parts_[i] = order_.encode(
+    parts_[i] = order_->encode(
         bounds_[i], bounds_[i + 1],
         [&](std::size_t m, MessageLine& line) {
           const structure::OpIndex send = t.msg_send_op[m], recv = t.msg_recv_op[m];
@@ -140,8 +145,9 @@ class MessageLines {
         });
   }
 
-  // The encoded parts, joined in step order.
+  // The encoded parts, joined in step order (the order is dropped).
   MessageStepBlocks join() {
+    order_.reset();
     MessageStepBlocks all;
     for (MessageStepBlocks& part : parts_) append_message_step_blocks(all, std::move(part));
     return all;
@@ -151,8 +157,9 @@ class MessageLines {
   const ViewTableInputs& inputs_;
   const LoadedCommTrace& loaded_;
   const structure::StructureResult& r_;
-  const MessageLineOrder order_;
-  const std::vector<std::size_t> bounds_;
+  std::once_flag ordered_;
+  std::optional<MessageLineOrder> order_;  // set once, by the first part to run
+  std::vector<std::size_t> bounds_;
   std::vector<MessageStepBlocks> parts_;
 };
 
