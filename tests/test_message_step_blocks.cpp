@@ -171,3 +171,41 @@ TEST(MessageStepBlocks, PartsEncodedApartJoinToTheSameBlocks) {
     EXPECT_EQ(joined.max_span, whole.max_span);
   }
 }
+
+// Lines are encoded a block at a time while they come in sender order; a
+// step found out of order after some of its blocks went out is encoded again
+// from its start, sorted: every line once, blocks numbered from 0, as for a
+// step out of order from its first line.
+TEST(MessageStepBlocks, AStepFoundOutOfOrderPartWayIsEncodedAgainSorted) {
+  // Step 3: 3,000 lines, senders 0, 1, 2, ... except line 2,048, whose sender
+  // is 0 again: the first of the third block, after two full blocks went out
+  // (out of order only against the block before). Step 5: in order.
+  constexpr std::size_t kMessages = 4000;
+  auto lines = [](std::size_t m, db::MessageLine& line) {
+    const auto i = static_cast<std::int32_t>(m);
+    const bool late = m == 2048;
+    line = {static_cast<std::int64_t>(m), late ? 0 : i, i % 89, m < 3000 ? 3 : 5, m < 3000 ? 4 : 9};
+    return true;
+  };
+  const db::MessageStepBlocks built = db::build_message_step_blocks("test", kMessages, lines, 100000);
+  std::vector<LineKey> read;
+  std::vector<std::pair<std::int64_t, std::int64_t>> keys;
+  for (const db::MessageStepBlocks::Block& b : built.blocks) {
+    keys.emplace_back(b.send_step, b.seq);
+    std::vector<db::MessageStepRecord> decoded;
+    db::decode_message_step_block(b.blob, b.send_step, decoded, "test");
+    for (const db::MessageStepRecord& m : decoded) read.emplace_back(m.send_step, m.src, m.message, m.dst, m.recv_step);
+  }
+  // 3,000 lines in blocks of 1,024: 3 blocks at step 3, 1 at step 5.
+  EXPECT_EQ(keys, (std::vector<std::pair<std::int64_t, std::int64_t>>{{3, 0}, {3, 1}, {3, 2}, {5, 0}}));
+  std::vector<LineKey> expected;
+  db::MessageLine line{};
+  for (std::size_t m = 0; m < kMessages; ++m) {
+    lines(m, line);
+    expected.emplace_back(line.send_step, line.src, line.message, line.dst, line.recv_step);
+  }
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(read, expected);  // the late line first: sender 0, after message 0
+  EXPECT_EQ(std::get<2>(read[1]), 2048);
+  EXPECT_EQ(built.max_span, 4);
+}

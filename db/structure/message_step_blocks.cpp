@@ -1,8 +1,10 @@
 #include "structure/message_step_blocks.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <iterator>
+#include <span>
 #include <utility>
 
 #include "common/error.h"
@@ -123,45 +125,68 @@ MessageStepBlocks MessageLineOrder::encode(std::size_t first_step, std::size_t l
                                            const MessageLineSource& line_of, std::size_t max_blob,
                                            const MessageLinePrefetch& prefetch) const {
   MessageStepBlocks out;
-  // Sized once for the busiest step: grown line by line, it left its smaller
-  // buffers behind as holes in the heap, ~10 MB at 65,536 processes. Held as
-  // the sources' 24-byte lines, widened to records one block at a time: the
-  // busiest step's lines are beside the analysis at its peak memory.
-  std::vector<MessageLine> step_lines;
-  std::size_t most_lines = 0;
-  for (std::size_t s = first_step; s < last_step; ++s)
-    most_lines = std::max(most_lines, step_first_[s + 1] - step_first_[s]);
-  step_lines.reserve(most_lines);
+  // A send step's lines go out sorted by sender and message, in blocks of at
+  // most kMessageStepsPerBlock lines. Candidates numbered in that order (an
+  // analysis' messages) are encoded a block at a time as they come, checked
+  // line by line: one block's lines are held (64 KB), where holding the
+  // busiest step's lines to check and sort them took 24 bytes per line of
+  // that step (6.3 MB at 65,536 processes, on each thread that encodes a
+  // part). A step found out of order is dropped and encoded again, sorted.
+  const auto by_sender = [](const MessageLine& a, const MessageLine& b) {
+    return a.src != b.src ? a.src < b.src : a.message < b.message;
+  };
   std::vector<MessageStepRecord> block_lines;
-  block_lines.reserve(std::min(most_lines, kMessageStepsPerBlock));
+  block_lines.reserve(kMessageStepsPerBlock);
   std::vector<std::uint8_t> scratch;
-  MessageLine line{};
+  std::vector<MessageLine> step_lines;  // only for steps out of order
+  auto read_line = [&](std::size_t k, std::size_t end, MessageLine& line) {
+    if (prefetch && k + kPrefetchLines < end) prefetch(order_[k + kPrefetchLines]);
+    line_of(order_[k], line);
+  };
+  auto add_block = [&](std::span<const MessageLine> lines, std::int64_t& seq) {
+    block_lines.clear();
+    for (const MessageLine& l : lines) block_lines.push_back({l.message, l.src, l.dst, l.send_step, l.recv_step});
+    add_fitting_blocks(block_lines, max_blob, seq, scratch, out);
+  };
+  std::array<MessageLine, kMessageStepsPerBlock> block{};
   for (std::size_t s = first_step; s < last_step; ++s) {
-    // One send step: sorted by sender and message, in blocks of at most
-    // kMessageStepsPerBlock lines.
-    step_lines.clear();
-    for (std::size_t k = step_first_[s]; k < step_first_[s + 1]; ++k) {
-      if (prefetch && k + kPrefetchLines < step_first_[s + 1]) prefetch(order_[k + kPrefetchLines]);
-      line_of(order_[k], line);
-      step_lines.push_back(line);
+    const std::size_t first = step_first_[s], end = step_first_[s + 1];
+    const std::size_t blocks_before = out.blocks.size();
+    const std::int64_t span_before = out.max_span;
+    std::int64_t seq = 0;
+    bool in_order = true;
+    for (std::size_t at = first; at < end && in_order; at += kMessageStepsPerBlock) {
+      const std::size_t count = std::min(kMessageStepsPerBlock, end - at);
+      for (std::size_t j = 0; j < count && in_order; ++j) {
+        read_line(at + j, end, block[j]);
+        const MessageLine& line = block[j];
+        if (j > 0 ? by_sender(line, block[j - 1]) : (at > first && by_sender(line, block[kMessageStepsPerBlock - 1])))
+          in_order = false;
+        out.max_span = std::max<std::int64_t>(out.max_span, std::int64_t{line.recv_step} - line.send_step);
+      }
+      if (in_order) add_block(std::span<const MessageLine>(block.data(), count), seq);
+    }
+    if (in_order) continue;
+    out.blocks.resize(blocks_before);
+    out.max_span = span_before;
+    if (step_lines.capacity() == 0) {
+      // Sized once for the busiest step of the range: grown line by line, it
+      // left its smaller buffers behind as holes in the heap.
+      std::size_t most_lines = 0;
+      for (std::size_t t = s; t < last_step; ++t) most_lines = std::max(most_lines, step_first_[t + 1] - step_first_[t]);
+      step_lines.reserve(most_lines);
+    }
+    step_lines.resize(end - first);
+    for (std::size_t k = first; k < end; ++k) {
+      read_line(k, end, step_lines[k - first]);
+      const MessageLine& line = step_lines[k - first];
       out.max_span = std::max<std::int64_t>(out.max_span, std::int64_t{line.recv_step} - line.send_step);
     }
-    // Candidates numbered in sender and message order (an analysis' messages)
-    // are in order already: checked in one pass instead of sorted again.
-    const auto by_sender = [](const MessageLine& a, const MessageLine& b) {
-      return a.src != b.src ? a.src < b.src : a.message < b.message;
-    };
-    if (!std::is_sorted(step_lines.begin(), step_lines.end(), by_sender))
-      std::sort(step_lines.begin(), step_lines.end(), by_sender);
-    std::int64_t seq = 0;
-    for (std::size_t at = 0; at < step_lines.size(); at += kMessageStepsPerBlock) {
-      block_lines.clear();
-      for (std::size_t k = at; k < std::min(at + kMessageStepsPerBlock, step_lines.size()); ++k) {
-        const MessageLine& l = step_lines[k];
-        block_lines.push_back({l.message, l.src, l.dst, l.send_step, l.recv_step});
-      }
-      add_fitting_blocks(block_lines, max_blob, seq, scratch, out);
-    }
+    std::sort(step_lines.begin(), step_lines.end(), by_sender);
+    seq = 0;
+    for (std::size_t at = 0; at < step_lines.size(); at += kMessageStepsPerBlock)
+      add_block(std::span<const MessageLine>(step_lines).subspan(at, std::min(kMessageStepsPerBlock, step_lines.size() - at)),
+                seq);
   }
   return out;
 }

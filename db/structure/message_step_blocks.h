@@ -55,9 +55,11 @@ std::size_t largest_message_step_blob(Database& db);
 
 // The lines of candidates 0 .. candidates-1, ordered by send step, sender and
 // message, in blocks whose blobs are at most `max_blob` bytes (unless one line
-// is longer). Memory: 4 bytes per line, 24 per line of the busiest send step
-// and the blobs (about 5 bytes a line). Throws weft::Error naming `path` on a
-// negative send step or more than 2^32 candidates.
+// is longer). Memory: 4 bytes per line, one block's lines (64 KB; 24 bytes
+// per line of the busiest send step when the candidates are not in sender
+// order within a step) and the blobs (about 5 bytes a line). Throws
+// weft::Error naming `path` on a negative send step or more than 2^32
+// candidates.
 MessageStepBlocks build_message_step_blocks(const std::string& path, std::size_t candidates,
                                             const MessageLineSource& line_of, std::size_t max_blob);
 // Asks the cache for what line_of(i) will read (a hint: it changes nothing).
