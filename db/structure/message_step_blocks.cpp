@@ -160,8 +160,9 @@ MessageStepBlocks MessageLineOrder::encode(std::size_t first_step, std::size_t l
       for (std::size_t j = 0; j < count && in_order; ++j) {
         read_line(at + j, end, block[j]);
         const MessageLine& line = block[j];
-        if (j > 0 ? by_sender(line, block[j - 1]) : (at > first && by_sender(line, block[kMessageStepsPerBlock - 1])))
-          in_order = false;
+        // The line before: in this block, or the last of the full block before.
+        const MessageLine& previous = block[j > 0 ? j - 1 : kMessageStepsPerBlock - 1];
+        if ((j > 0 || at > first) && by_sender(line, previous)) in_order = false;
         out.max_span = std::max<std::int64_t>(out.max_span, std::int64_t{line.recv_step} - line.send_step);
       }
       if (in_order) add_block(std::span<const MessageLine>(block.data(), count), seq);
