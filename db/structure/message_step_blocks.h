@@ -83,7 +83,8 @@ class MessageLineOrder {
   // ranges may be empty).
   std::vector<std::size_t> split_steps(std::size_t parts) const;
   // The blocks of send steps [first_step, last_step): line_of is called once
-  // per candidate, and `prefetch`, when given, a few lines ahead of it.
+  // per candidate (twice for some of a step found out of sender order), and
+  // `prefetch`, when given, a few lines ahead of it.
   MessageStepBlocks encode(std::size_t first_step, std::size_t last_step, const MessageLineSource& line_of,
                            std::size_t max_blob, const MessageLinePrefetch& prefetch = nullptr) const;
 
