@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "common/error.h"
+#include "store/adler32.h"
 
 namespace weft::db {
 
@@ -36,35 +37,51 @@ namespace {
 constexpr int kTileWindowBits = 13;
 constexpr int kTileMemLevel = 4;
 
+// The zlib stream header (RFC 1950) that zlib writes for these settings:
+// deflate with a 2^kTileWindowBits window, "fastest" level flags, and the
+// check bits that make the 16-bit header a multiple of 31.
+constexpr std::uint8_t kTileStreamMethod = 8 | (kTileWindowBits - 8) << 4;
+constexpr std::uint8_t kTileStreamFlags = 31 - (kTileStreamMethod << 8) % 31;
+static_assert((kTileStreamMethod << 8 | kTileStreamFlags) % 31 == 0);
+constexpr std::size_t kTileStreamFraming = 2 + 4;  // the header and the Adler-32 trailer
+
 }  // namespace
 
+// Writes zlib streams: the header, raw deflate, and the Adler-32 of the
+// input, big-endian. zlib's own wrapper writes the same bytes (the tests
+// compare), but sums the checksum a byte at a time (store/adler32.h).
 class TileDeflater {
  public:
   TileDeflater() {
-    if (deflateInit2(&stream_, 1, Z_DEFLATED, kTileWindowBits, kTileMemLevel, Z_DEFAULT_STRATEGY) != Z_OK)
+    if (deflateInit2(&stream_, 1, Z_DEFLATED, -kTileWindowBits, kTileMemLevel, Z_DEFAULT_STRATEGY) != Z_OK)
       throw Error("cannot start compressing level-of-detail tiles");
   }
   TileDeflater(const TileDeflater&) = delete;
   TileDeflater& operator=(const TileDeflater&) = delete;
   ~TileDeflater() { deflateEnd(&stream_); }
 
-  // Appends the compressed `bytes` at `raw` to `out`; returns their size.
-  // Compressed into a scratch buffer of deflateBound's size first: resizing
-  // `out` by the bound zero-filled ~8 KB per tile for the ~100 bytes the
-  // tile compresses to.
+  // Appends the zlib stream of the `bytes` bytes at `raw` to `out`; returns
+  // its size. Compressed into a scratch buffer of deflateBound's size first:
+  // resizing `out` by the bound zero-filled ~8 KB per tile for the ~100
+  // bytes the tile compresses to.
   std::size_t compress(const std::uint8_t* raw, std::size_t bytes, std::vector<std::uint8_t>& out) {
-    const std::size_t bound = deflateBound(&stream_, static_cast<uLong>(bytes));
+    const std::size_t bound = deflateBound(&stream_, static_cast<uLong>(bytes)) + kTileStreamFraming;
     if (scratch_size_ < bound) {
       scratch_ = std::make_unique_for_overwrite<std::uint8_t[]>(bound);
       scratch_size_ = bound;
     }
+    std::uint8_t* const scratch = scratch_.get();
+    scratch[0] = kTileStreamMethod;
+    scratch[1] = kTileStreamFlags;
     stream_.next_in = const_cast<Bytef*>(raw);  // zlib's API is not const; it only reads
     stream_.avail_in = static_cast<uInt>(bytes);
-    stream_.next_out = scratch_.get();
-    stream_.avail_out = static_cast<uInt>(bound);
+    stream_.next_out = scratch + 2;
+    stream_.avail_out = static_cast<uInt>(bound - kTileStreamFraming);
     if (deflate(&stream_, Z_FINISH) != Z_STREAM_END) throw Error("cannot compress a level-of-detail tile");
-    const std::size_t size = bound - stream_.avail_out;
-    out.insert(out.end(), scratch_.get(), scratch_.get() + size);
+    std::size_t size = 2 + (bound - kTileStreamFraming - stream_.avail_out);
+    const std::uint32_t check = update_adler32(1, raw, bytes);
+    for (int shift = 24; shift >= 0; shift -= 8) scratch[size++] = static_cast<std::uint8_t>(check >> shift);
+    out.insert(out.end(), scratch, scratch + size);
     deflateReset(&stream_);
     return size;
   }
