@@ -6,11 +6,17 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <vector>
 #include <string>
 
 #include "import_test_support.h"
 #include "store/sqlite.h"
+#include "store/record_scan.h"
 #include "structure/comm_trace_loader.h"
+#include "structure/message_block_meeting.h"
 #include "weft_test_db.h"
 
 using weft::test::quoted;
@@ -123,4 +129,98 @@ TEST(CommTraceLoader, ASendrecvIsASendAndAReceiveOnOneEvent) {
         << two_threads;
     EXPECT_EQ(l.unmatched_messages, 1);
   }
+}
+
+// The two sides of the message scan, driven by hand in every interleaving of
+// a few steps: the front side's blocks are a first run of the keys, the back
+// side's the rest, and no key is taken twice or left out.
+TEST(MessageBlockMeeting, TheTwoEndsTakeEveryBlockOnce) {
+  std::vector<weft::db::MessageBlockKey> keys;
+  for (std::int64_t bucket = 0; bucket < 3; ++bucket)
+    for (std::int64_t process = 0; process < 3; ++process) keys.push_back({bucket, process, process % 2});
+  const int n = static_cast<int>(keys.size());
+  // pattern bit i: step i moves the front side (1) or the back side (0);
+  // a side that was refused stops, as scan_message_blocks does.
+  for (unsigned pattern = 0; pattern < (1u << 12); ++pattern) {
+    weft::db::MessageBlockMeeting meeting;
+    int front = 0, back = n - 1;  // the next key each side tries
+    bool front_done = false, back_done = false;
+    std::vector<int> taken(keys.size(), 0);
+    for (int step = 0; !(front_done && back_done); ++step) {
+      const bool move_front = step < 12 ? (pattern >> step & 1u) != 0 : !front_done;
+      if (move_front && !front_done) {
+        if (front < n && meeting.take_from_front(keys[static_cast<std::size_t>(front)]))
+          ++taken[static_cast<std::size_t>(front++)];
+        else
+          front_done = true;
+      } else if (!move_front && !back_done) {
+        if (back >= 0 && meeting.take_from_back(keys[static_cast<std::size_t>(back)]))
+          ++taken[static_cast<std::size_t>(back--)];
+        else
+          back_done = true;
+      }
+    }
+    EXPECT_EQ(taken, std::vector<int>(keys.size(), 1)) << "pattern " << pattern;
+    EXPECT_EQ(front, back + 1) << "pattern " << pattern;  // a first run and the rest
+  }
+}
+
+// scan_message_blocks from the front gives the records of scan_messages in
+// its order; from the back, the same blocks last first, each in its order;
+// a refused claim ends the scan.
+TEST(CommTraceLoader, MessageBlocksScanFromEitherEnd) {
+  weft::test::TempDir dir("blocks");
+  const std::filesystem::path trace = dir.path / "trace", weft = dir.path / "run.weft";
+  ASSERT_EQ(run_command(std::string(WEFT_BINARY) + " synth stencil2d -n 16 -i 4 -o " + quoted(trace)).exit_code, 0);
+  ASSERT_EQ(run_command(std::string(WEFT_BINARY) + " import -q --no-analyze " + quoted(trace / "traces.otf2") +
+                        " -o " + quoted(weft))
+                .exit_code,
+            0);
+  weft::db::Database db(weft.string(), weft::db::Database::Mode::ReadOnly);
+  std::vector<std::int64_t> all;
+  weft::db::scan_messages(db, [&](std::span<const weft::db::MessageRecord> batch) {
+    for (const weft::db::MessageRecord& m : batch) all.push_back(m.id);
+  });
+  auto blocks_from = [&](weft::db::ScanFrom from, std::size_t at_most) {
+    std::vector<std::vector<std::int64_t>> blocks;
+    std::vector<weft::db::MessageBlockKey> keys;
+    weft::db::scan_message_blocks(
+        db, from,
+        [&](const weft::db::MessageBlockKey& key) {
+          keys.push_back(key);
+          return blocks.size() < at_most;
+        },
+        [&](std::span<const weft::db::MessageRecord> block) {
+          blocks.emplace_back();
+          for (const weft::db::MessageRecord& m : block) blocks.back().push_back(m.id);
+        });
+    return std::make_pair(blocks, keys);
+  };
+  const auto [front, front_keys] = blocks_from(weft::db::ScanFrom::Front, SIZE_MAX);
+  ASSERT_GT(front.size(), 3u);
+  EXPECT_TRUE(std::is_sorted(front_keys.begin(), front_keys.end()));
+  std::vector<std::int64_t> joined;
+  for (const auto& b : front) joined.insert(joined.end(), b.begin(), b.end());
+  EXPECT_EQ(joined, all);
+  const auto [back, back_keys] = blocks_from(weft::db::ScanFrom::Back, SIZE_MAX);
+  EXPECT_EQ(std::vector(back.rbegin(), back.rend()), front);
+  EXPECT_TRUE(std::is_sorted(back_keys.rbegin(), back_keys.rend()));
+  const auto [two, two_keys] = blocks_from(weft::db::ScanFrom::Back, 2);
+  EXPECT_EQ(two.size(), 2u);
+  EXPECT_EQ(two_keys.size(), 3u);  // the third claim was refused, and the scan ended
+}
+
+// Where the two threads meet in the messages depends on their speeds: loaded
+// many times, the trace is the same as one thread's every time.
+TEST(CommTraceLoader, TwoThreadsMeetingAnywhereLoadTheSameTrace) {
+  weft::test::TempDir dir("meet");
+  const std::filesystem::path trace = dir.path / "trace", weft = dir.path / "run.weft";
+  ASSERT_EQ(run_command(std::string(WEFT_BINARY) + " synth stencil2d -n 64 -i 6 -o " + quoted(trace)).exit_code, 0);
+  ASSERT_EQ(run_command(std::string(WEFT_BINARY) + " import -q --no-analyze " + quoted(trace / "traces.otf2") +
+                        " -o " + quoted(weft))
+                .exit_code,
+            0);
+  weft::db::Database db(weft.string(), weft::db::Database::Mode::ReadOnly);
+  const std::string one = dump(weft::db::load_comm_trace(db, {"", false}));
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(dump(weft::db::load_comm_trace(db, {"", true})), one) << "load " << i;
 }

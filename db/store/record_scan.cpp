@@ -107,6 +107,23 @@ void scan_messages(Database& db, const RowSink<MessageRecord>& sink) {
       });
 }
 
+void scan_message_blocks(Database& db, ScanFrom from, const std::function<bool(const MessageBlockKey&)>& claim,
+                         const RowSink<MessageRecord>& sink) {
+  Statement stmt = db.prepare(from == ScanFrom::Front
+                                  ? "SELECT bucket, process, part, data FROM message_blocks"
+                                    " ORDER BY bucket, process, part"
+                                  : "SELECT bucket, process, part, data FROM message_blocks"
+                                    " ORDER BY bucket DESC, process DESC, part DESC");
+  std::vector<MessageRecord> block;
+  while (stmt.step()) {
+    const MessageBlockKey key{stmt.column_int(0), stmt.column_int(1), stmt.column_int(2)};
+    if (!claim(key)) return;
+    block.clear();
+    decode_message_block(stmt.column_blob(3), key.process, block, db.path());
+    sink(block);
+  }
+}
+
 void scan_collective_members(Database& db, const RowSink<StoredCollectiveMember>& sink) {
   std::vector<PackedCollectiveMember> packed;
   scan_blocks<StoredCollectiveMember>(

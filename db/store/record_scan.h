@@ -7,6 +7,7 @@
 //
 // This is the one place that knows how those tables are laid out on disk:
 // everything outside db/store reads them through here or WindowQuery.
+#include <compare>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -30,6 +31,19 @@ void scan_events_of_processes(Database& db, ProcessIndex first, ProcessIndex end
 void scan_events_by_process(
     Database& db, const std::function<void(ProcessIndex, std::span<const EventRecord>)>& sink);
 void scan_messages(Database& db, const RowSink<MessageRecord>& sink);
+// The message blocks one at a time, in the order scan_messages gives their
+// records (the table's key order, MessageBlockKey), from the first block on
+// (ScanFrom::Front) or from the last back (ScanFrom::Back). For each block,
+// claim(key) says whether to decode it, and a `false` ends the scan; a
+// claimed block's records go to sink, in their order within the block. Two
+// threads, one from each end, can so share the blocks and meet in the middle.
+struct MessageBlockKey {
+  std::int64_t bucket = 0, process = 0, part = 0;
+  auto operator<=>(const MessageBlockKey&) const = default;
+};
+enum class ScanFrom { Front, Back };
+void scan_message_blocks(Database& db, ScanFrom from, const std::function<bool(const MessageBlockKey&)>& claim,
+                         const RowSink<MessageRecord>& sink);
 // How many messages scan_messages will give, from the block headers (at most
 // what the blocks' bytes can hold, should a count be damaged).
 std::int64_t count_messages(Database& db);

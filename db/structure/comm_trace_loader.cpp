@@ -10,6 +10,7 @@
 #include "common/release_memory.h"
 #include "store/record_scan.h"
 #include "structure/event_op_index.h"
+#include "structure/message_block_meeting.h"
 
 namespace weft::db {
 namespace {
@@ -113,43 +114,113 @@ struct ReferencedOps {
   std::vector<Member> members;
 };
 
-// The one pass over the messages: marks the roles in which they refer to
-// events, and keeps those references (event ids, -1 for none) in the message
-// columns, where resolve_message_ops makes them ops once the ops are numbered.
-// Event ids fit those 32-bit columns: load_comm_trace checks. Then the same
-// for the collective members (resolve_collective_ops).
-ReferencedOps mark_references(Database& db, EventOpIndex& index) {
-  ReferencedOps out;
+// Keeps the event references of a batch of messages in the message columns
+// of `out` (event ids, -1 for none), where resolve_message_ops makes them ops
+// once the ops are numbered, and marks their roles in `roles`. Event ids fit
+// those 32-bit columns: load_comm_trace checks.
+void keep_message_references(std::span<const MessageRecord> batch, const EventOpIndex& index, EventRoles& roles,
+                             ReferencedOps& out) {
   CommTrace& t = out.trace;
-  const std::int64_t messages = count_messages(db);
-  require_int32_count(db, messages, "messages");
+  auto keep = [&](EventId e, EventRoles::Role role, std::vector<OpIndex>& column) {
+    roles.add(e, role);
+    column.push_back(index.contains(e) ? static_cast<OpIndex>(e) : kNoOp);
+  };
+  for (const MessageRecord& m : batch) {
+    keep(m.send_event, EventRoles::kSent, t.msg_send_op);
+    keep(m.send_done_event, EventRoles::kCompleted, t.msg_send_done_op);
+    keep(m.recv_post_event, EventRoles::kPosted, t.msg_post_op);
+    keep(m.recv_event, EventRoles::kCompleted, t.msg_recv_op);
+    out.message_id.push_back(m.id);
+  }
+}
+
+void reserve_message_columns(ReferencedOps& out, std::int64_t messages) {
+  CommTrace& t = out.trace;
   for (std::vector<OpIndex>* column : {&t.msg_send_op, &t.msg_recv_op, &t.msg_post_op, &t.msg_send_done_op})
     column->reserve(static_cast<std::size_t>(messages));
   out.message_id.reserve(static_cast<std::size_t>(messages));
-  auto keep = [&](EventId e, EventOpIndex::Role role, std::vector<OpIndex>& column) {
-    index.add_role(e, role);
-    column.push_back(index.contains(e) ? static_cast<OpIndex>(e) : kNoOp);
-  };
-  scan_messages(db, [&](std::span<const MessageRecord> batch) {
-    for (const MessageRecord& m : batch) {
-      keep(m.send_event, EventOpIndex::kSent, t.msg_send_op);
-      keep(m.send_done_event, EventOpIndex::kCompleted, t.msg_send_done_op);
-      keep(m.recv_post_event, EventOpIndex::kPosted, t.msg_post_op);
-      keep(m.recv_event, EventOpIndex::kCompleted, t.msg_recv_op);
-      out.message_id.push_back(m.id);
-    }
-  });
+}
+
+// The collective members' references: roles marked, members kept with their
+// events (resolve_collective_ops makes them ops).
+void keep_member_references(Database& db, EventOpIndex& index, ReferencedOps& out) {
   const std::int64_t members = count_collective_members(db);
   require_int32_count(db, members, "collective members");
   out.members.reserve(static_cast<std::size_t>(members));
   scan_collective_members(db, [&](std::span<const StoredCollectiveMember> batch) {
     for (const StoredCollectiveMember& m : batch) {
-      index.add_role(m.event, EventOpIndex::kCollective);
+      index.roles().add(m.event, EventRoles::kCollective);
       if (m.event != kNullRef)
         out.members.push_back({m.collective, m.process, index.contains(m.event) ? static_cast<OpIndex>(m.event) : kNoOp});
     }
   });
+}
+
+// The one pass over the messages and collective members, on one thread:
+// marks the roles in which they refer to events, and keeps those references.
+ReferencedOps mark_references(Database& db, EventOpIndex& index) {
+  ReferencedOps out;
+  const std::int64_t messages = count_messages(db);
+  require_int32_count(db, messages, "messages");
+  reserve_message_columns(out, messages);
+  scan_messages(db, [&](std::span<const MessageRecord> batch) {
+    keep_message_references(batch, index, index.roles(), out);
+  });
+  keep_member_references(db, index, out);
   return out;
+}
+
+// The references of the messages read from the back of their table: their
+// columns, block by block in reverse key order, and where each block ends.
+struct BackMessageReferences {
+  ReferencedOps refs;
+  std::vector<std::size_t> block_ends;
+};
+
+// The front side, on the second connection: the collective members (few),
+// then the message blocks from the first on, into the index's roles.
+ReferencedOps mark_references_from_front(Database& db, EventOpIndex& index, MessageBlockMeeting& meeting) {
+  ReferencedOps out;
+  keep_member_references(db, index, out);
+  const std::int64_t messages = count_messages(db);
+  require_int32_count(db, messages, "messages");
+  reserve_message_columns(out, messages);
+  scan_message_blocks(
+      db, ScanFrom::Front, [&](const MessageBlockKey& key) { return meeting.take_from_front(key); },
+      [&](std::span<const MessageRecord> block) { keep_message_references(block, index, index.roles(), out); });
+  return out;
+}
+
+// The back side, once this thread has marked the calls: message blocks from
+// the last back, their roles into `roles` (the other thread marks the index's).
+BackMessageReferences mark_references_from_back(Database& db, const EventOpIndex& index, EventRoles& roles,
+                                                MessageBlockMeeting& meeting) {
+  BackMessageReferences out;
+  scan_message_blocks(
+      db, ScanFrom::Back, [&](const MessageBlockKey& key) { return meeting.take_from_back(key); },
+      [&](std::span<const MessageRecord> block) {
+        keep_message_references(block, index, roles, out.refs);
+        out.block_ends.push_back(out.refs.message_id.size());
+      });
+  return out;
+}
+
+// Appends the back side's blocks to the front side's columns, last taken
+// first: the messages in table order, as one thread reads them.
+void append_back_references(const BackMessageReferences& back, ReferencedOps& front) {
+  const CommTrace& from = back.refs.trace;
+  CommTrace& to = front.trace;
+  const std::pair<const std::vector<OpIndex>*, std::vector<OpIndex>*> columns[] = {
+      {&from.msg_send_op, &to.msg_send_op},
+      {&from.msg_recv_op, &to.msg_recv_op},
+      {&from.msg_post_op, &to.msg_post_op},
+      {&from.msg_send_done_op, &to.msg_send_done_op}};
+  for (std::size_t b = back.block_ends.size(); b-- > 0;) {
+    const std::size_t begin = b == 0 ? 0 : back.block_ends[b - 1], end = back.block_ends[b];
+    for (const auto& [src, dst] : columns) dst->insert(dst->end(), src->begin() + begin, src->begin() + end);
+    front.message_id.insert(front.message_id.end(), back.refs.message_id.begin() + begin,
+                            back.refs.message_id.begin() + end);
+  }
 }
 
 // After the ops are numbered: the kept event references become ops, in place.
@@ -359,11 +430,20 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   std::vector<std::pair<ProcessIndex, TimeNs>> markers;
   ReferencedOps refs;
   if (second) {
+    // The other thread reads the collective members, then the messages from
+    // the front of their table, while this one reads the events; then this
+    // one reads messages from the back until the two meet, rather than wait
+    // (message_block_meeting.h).
+    MessageBlockMeeting meeting;
     std::future<ReferencedOps> marking =
-        std::async(std::launch::async, [&] { return mark_references(*second, index); });
+        std::async(std::launch::async, [&] { return mark_references_from_front(*second, index, meeting); });
     mark_calls(db, regions, t.process_count, index, markers);
+    EventRoles back_roles(events);
+    const BackMessageReferences back = mark_references_from_back(db, index, back_roles, meeting);
     try {
       refs = marking.get();
+      append_back_references(back, refs);
+      index.add_roles(back_roles);
     } catch (const Error&) {
       index.clear_roles();
       refs = mark_references(db, index);

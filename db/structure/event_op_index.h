@@ -16,15 +16,57 @@
 
 namespace weft::db {
 
-class EventOpIndex {
+// The roles in which messages and collectives refer to events: 4 bits per
+// event. Marked by one thread at a time; a second thread marking at once
+// (the loader reads the messages from both ends of their table) marks a
+// set of its own, which EventOpIndex::add_roles then joins.
+class EventRoles {
  public:
-  // The roles in which messages and collectives refer to an event.
   enum Role : std::uint8_t { kSent = 0, kCompleted = 1, kPosted = 2, kCollective = 3, kRoles = 4 };
 
+  explicit EventRoles(std::int64_t events) : events_(events), words_(static_cast<std::size_t>((events + 63) / 64)) {}
+
+  // Ids outside 0..events-1 are ignored: such a reference matches no event.
+  void add(EventId e, Role role) {
+    if (e >= 0 && e < events_) words_[word(e)].role[role] |= bit(e);
+  }
+  // Forgets every role (to mark them again after a failed pass).
+  void clear() {
+    for (Word& w : words_) w = Word{};
+  }
+  // Adds the roles of `other` (of as many events).
+  void add(const EventRoles& other) {
+    for (std::size_t i = 0; i < words_.size() && i < other.words_.size(); ++i)
+      for (int r = 0; r < kRoles; ++r) words_[i].role[r] |= other.words_[i].role[r];
+  }
+  bool has(EventId e, Role role) const { return words_[word(e)].role[role] & bit(e); }
+  bool any(EventId e) const { return any_of_word(word(e)) & bit(e); }
+  // Per 64 events from event 64 * i: which have a role, and which are sent.
+  std::uint64_t any_of_word(std::size_t i) const {
+    const Word& w = words_[i];
+    return w.role[0] | w.role[1] | w.role[2] | w.role[3];
+  }
+  std::uint64_t sent_of_word(std::size_t i) const { return words_[i].role[kSent]; }
+
+ private:
+  struct Word {
+    std::uint64_t role[kRoles] = {};
+  };
+  static std::size_t word(EventId e) { return static_cast<std::size_t>(e) >> 6; }
+  static std::uint64_t bit(EventId e) { return std::uint64_t{1} << (e & 63); }
+
+  std::int64_t events_;
+  std::vector<Word> words_;
+};
+
+class EventOpIndex {
+ public:
+  using Role = EventRoles::Role;
+  static constexpr Role kSent = EventRoles::kSent, kCompleted = EventRoles::kCompleted,
+                        kPosted = EventRoles::kPosted, kCollective = EventRoles::kCollective;
+
   explicit EventOpIndex(std::int64_t events)
-      : events_(events),
-        words_(static_cast<std::size_t>((events + 63) / 64)),
-        roles_(static_cast<std::size_t>((events + 63) / 64)) {}
+      : events_(events), words_(static_cast<std::size_t>((events + 63) / 64)), roles_(events) {}
 
   bool contains(EventId e) const { return e >= 0 && e < events_; }
 
@@ -32,19 +74,15 @@ class EventOpIndex {
   // write separate arrays: the references' roles (add_role), and the events'
   // own calls (mark_seen, mark_call). finish_marking() then combines them.
 
-  // Ids outside 0..events-1 are ignored: such a reference matches no event.
-  void add_role(EventId e, Role role) {
-    if (contains(e)) roles_[word(e)].role[role] |= bit(e);
-  }
+  // The references' roles, marked by one thread while another marks the
+  // calls; ids outside 0..events-1 are ignored.
+  EventRoles& roles() { return roles_; }
+  // Joins the roles another thread marked meanwhile (before finish_marking).
+  void add_roles(const EventRoles& marked_elsewhere) { roles_.add(marked_elsewhere); }
   // Forgets every role (to mark them again after a failed pass).
-  void clear_roles() {
-    for (RoleWord& r : roles_) r = RoleWord{};
-  }
-  bool has_role(EventId e, Role role) const { return roles_[word(e)].role[role] & bit(e); }
-  bool referenced(EventId e) const {
-    const RoleWord& r = roles_[word(e)];
-    return (r.role[0] | r.role[1] | r.role[2] | r.role[3]) & bit(e);
-  }
+  void clear_roles() { roles_.clear(); }
+  bool has_role(EventId e, Role role) const { return roles_.has(e, role); }
+  bool referenced(EventId e) const { return roles_.any(e); }
 
   // Returns false when `e` was already seen (a duplicate id).
   bool mark_seen(EventId e) {
@@ -67,9 +105,8 @@ class EventOpIndex {
     std::int64_t ops = 0;
     for (std::size_t i = 0; i < words_.size(); ++i) {
       Word& w = words_[i];
-      const RoleWord& r = roles_[i];
-      w.op |= w.seen & (r.role[0] | r.role[1] | r.role[2] | r.role[3]);
-      w.split = w.receive & r.role[kSent];
+      w.op |= w.seen & roles_.any_of_word(i);
+      w.split = w.receive & roles_.sent_of_word(i);
       w.ops_before = ops;
       ops += std::popcount(w.op) + std::popcount(w.split);
     }
@@ -92,15 +129,12 @@ class EventOpIndex {
     std::uint64_t seen = 0, op = 0, receive = 0, split = 0;
     std::int64_t ops_before = 0;
   };
-  struct RoleWord {
-    std::uint64_t role[kRoles] = {};
-  };
   static std::size_t word(EventId e) { return static_cast<std::size_t>(e) >> 6; }
   static std::uint64_t bit(EventId e) { return std::uint64_t{1} << (e & 63); }
 
   std::int64_t events_;
   std::vector<Word> words_;
-  std::vector<RoleWord> roles_;  // apart from words_: written by the other thread
+  EventRoles roles_;  // apart from words_: written by the other thread
 };
 
 }  // namespace weft::db
