@@ -71,7 +71,7 @@ class EventOpIndex {
   bool contains(EventId e) const { return e >= 0 && e < events_; }
 
   // Marking has two sides that may run on two threads at once, since they
-  // write separate arrays: the references' roles (add_role), and the events'
+  // write separate arrays: the references' roles (roles()), and the events'
   // own calls (mark_seen, mark_call). finish_marking() then combines them.
 
   // The references' roles, marked by one thread while another marks the
