@@ -52,17 +52,24 @@ std::string dump(const weft::db::LoadedCommTrace& l) {
   return s;
 }
 
+// `weft synth <pattern>` imported without analysis into dir/run.weft, whose
+// path it returns (empty, with a test failure, when a command fails).
+std::string synth_and_import(const weft::test::TempDir& dir, const std::string& pattern) {
+  const std::filesystem::path trace = dir.path / "trace", weft = dir.path / "run.weft";
+  auto s = run_command(std::string(WEFT_BINARY) + " synth " + pattern + " -o " + quoted(trace));
+  EXPECT_EQ(s.exit_code, 0) << s.output;
+  auto i = run_command(std::string(WEFT_BINARY) + " import -q --no-analyze " + quoted(trace / "traces.otf2") +
+                       " -o " + quoted(weft));
+  EXPECT_EQ(i.exit_code, 0) << i.output;
+  return s.exit_code == 0 && i.exit_code == 0 ? weft.string() : std::string();
+}
+
 }  // namespace
 
 TEST(CommTraceLoader, OneOrTwoConnectionsAndALockedFileLoadTheSameTrace) {
   weft::test::TempDir dir("loader");
-  const std::filesystem::path trace = dir.path / "trace", weft = dir.path / "run.weft";
-  const std::string run = weft.string();
-  auto s = run_command(std::string(WEFT_BINARY) + " synth amg-like -n 12 -i 3 --jitter 0.2 -o " + quoted(trace));
-  ASSERT_EQ(s.exit_code, 0) << s.output;
-  auto i = run_command(std::string(WEFT_BINARY) + " import -q --no-analyze " + quoted(trace / "traces.otf2") +
-                       " -o " + quoted(weft));
-  ASSERT_EQ(i.exit_code, 0) << i.output;
+  const std::string run = synth_and_import(dir, "amg-like -n 12 -i 3 --jitter 0.2");
+  ASSERT_FALSE(run.empty());
 
   weft::db::Database db(run, weft::db::Database::Mode::ReadWrite);
   const std::string two = dump(weft::db::load_comm_trace(db, {"", true}));
@@ -170,13 +177,9 @@ TEST(MessageBlockMeeting, TheTwoEndsTakeEveryBlockOnce) {
 // a refused claim ends the scan.
 TEST(CommTraceLoader, MessageBlocksScanFromEitherEnd) {
   weft::test::TempDir dir("blocks");
-  const std::filesystem::path trace = dir.path / "trace", weft = dir.path / "run.weft";
-  ASSERT_EQ(run_command(std::string(WEFT_BINARY) + " synth stencil2d -n 16 -i 4 -o " + quoted(trace)).exit_code, 0);
-  ASSERT_EQ(run_command(std::string(WEFT_BINARY) + " import -q --no-analyze " + quoted(trace / "traces.otf2") +
-                        " -o " + quoted(weft))
-                .exit_code,
-            0);
-  weft::db::Database db(weft.string(), weft::db::Database::Mode::ReadOnly);
+  const std::string run = synth_and_import(dir, "stencil2d -n 16 -i 4");
+  ASSERT_FALSE(run.empty());
+  weft::db::Database db(run, weft::db::Database::Mode::ReadOnly);
   std::vector<std::int64_t> all;
   weft::db::scan_messages(db, [&](std::span<const weft::db::MessageRecord> batch) {
     for (const weft::db::MessageRecord& m : batch) all.push_back(m.id);
@@ -214,13 +217,9 @@ TEST(CommTraceLoader, MessageBlocksScanFromEitherEnd) {
 // many times, the trace is the same as one thread's every time.
 TEST(CommTraceLoader, TwoThreadsMeetingAnywhereLoadTheSameTrace) {
   weft::test::TempDir dir("meet");
-  const std::filesystem::path trace = dir.path / "trace", weft = dir.path / "run.weft";
-  ASSERT_EQ(run_command(std::string(WEFT_BINARY) + " synth stencil2d -n 64 -i 6 -o " + quoted(trace)).exit_code, 0);
-  ASSERT_EQ(run_command(std::string(WEFT_BINARY) + " import -q --no-analyze " + quoted(trace / "traces.otf2") +
-                        " -o " + quoted(weft))
-                .exit_code,
-            0);
-  weft::db::Database db(weft.string(), weft::db::Database::Mode::ReadOnly);
+  const std::string run = synth_and_import(dir, "stencil2d -n 64 -i 6");
+  ASSERT_FALSE(run.empty());
+  weft::db::Database db(run, weft::db::Database::Mode::ReadOnly);
   const std::string one = dump(weft::db::load_comm_trace(db, {"", false}));
   for (int i = 0; i < 20; ++i) EXPECT_EQ(dump(weft::db::load_comm_trace(db, {"", true})), one) << "load " << i;
 }

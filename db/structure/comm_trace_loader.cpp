@@ -134,7 +134,10 @@ void keep_message_references(std::span<const MessageRecord> batch, const EventOp
   }
 }
 
-void reserve_message_columns(ReferencedOps& out, std::int64_t messages) {
+// Room in the message columns for every message of `db` (refused past 2^31).
+void reserve_message_columns(Database& db, ReferencedOps& out) {
+  const std::int64_t messages = count_messages(db);
+  require_int32_count(db, messages, "messages");
   CommTrace& t = out.trace;
   for (std::vector<OpIndex>* column : {&t.msg_send_op, &t.msg_recv_op, &t.msg_post_op, &t.msg_send_done_op})
     column->reserve(static_cast<std::size_t>(messages));
@@ -160,9 +163,7 @@ void keep_member_references(Database& db, EventOpIndex& index, ReferencedOps& ou
 // marks the roles in which they refer to events, and keeps those references.
 ReferencedOps mark_references(Database& db, EventOpIndex& index) {
   ReferencedOps out;
-  const std::int64_t messages = count_messages(db);
-  require_int32_count(db, messages, "messages");
-  reserve_message_columns(out, messages);
+  reserve_message_columns(db, out);
   scan_messages(db, [&](std::span<const MessageRecord> batch) {
     keep_message_references(batch, index, index.roles(), out);
   });
@@ -182,9 +183,7 @@ struct BackMessageReferences {
 ReferencedOps mark_references_from_front(Database& db, EventOpIndex& index, MessageBlockMeeting& meeting) {
   ReferencedOps out;
   keep_member_references(db, index, out);
-  const std::int64_t messages = count_messages(db);
-  require_int32_count(db, messages, "messages");
-  reserve_message_columns(out, messages);
+  reserve_message_columns(db, out);
   scan_message_blocks(
       db, ScanFrom::Front, [&](const MessageBlockKey& key) { return meeting.take_from_front(key); },
       [&](std::span<const MessageRecord> block) { keep_message_references(block, index, index.roles(), out); });
