@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/commands.h"
+#include "app/gui_commands.h"
 #include "app/demo_tour.h"
 #include "app/glfw_window.h"
 #include "app/headless_frame.h"
@@ -137,8 +138,7 @@ void run_demo(const DemoOptions& options) {
 
 void add_demo_command(CLI::App& app) {
   auto options = std::make_shared<DemoOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "demo", "Play a tour of views with captions full screen, or record it (--record) or sample it (--png)");
+  CLI::App* cmd = app.add_subcommand("demo", gui_command_description("demo"));
   cmd->add_option("database", options->database, "a .weft file (default: the tour's \"run\")");
   cmd->add_option("--tour", options->tour, "tour JSON (keyframes: view, from/to or steps, procs, color, seconds, "
                                            "caption); default: a built-in tour of the run");

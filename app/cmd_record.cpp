@@ -10,6 +10,7 @@
 
 #include "app/animated_view.h"
 #include "app/commands.h"
+#include "app/gui_commands.h"
 #include "app/frame_stats.h"
 #include "app/headless_frame.h"
 #include "app/headless_options.h"
@@ -96,8 +97,7 @@ void run_record(const RecordOptions& options) {
 
 void add_record_command(CLI::App& app) {
   auto options = std::make_shared<RecordOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "record", "Record a view animated over a span of the run as a video (ffmpeg) or numbered PNGs");
+  CLI::App* cmd = app.add_subcommand("record", gui_command_description("record"));
   cmd->add_option("database", options->database, "a .weft file")->required();
   cmd->add_option("--view", options->view, "particles, logical or physical")->capture_default_str();
   cmd->add_option("--from", options->from, "data time of the first frame (as render --time; default: start)");

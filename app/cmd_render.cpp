@@ -13,6 +13,7 @@
 
 #include "app/charm_views.h"
 #include "app/commands.h"
+#include "app/gui_commands.h"
 #include "app/headless_frame.h"
 #include "app/headless_options.h"
 #include "app/logical_data.h"
@@ -305,8 +306,7 @@ void render_view(const RenderOptions& options) {
 
 void add_render_command(CLI::App& app) {
   auto options = std::make_shared<RenderOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "render", "Render one frame of a view to a PNG, with no display (EGL surfaceless)");
+  CLI::App* cmd = app.add_subcommand("render", gui_command_description("render"));
   cmd->add_option("database", options->database, "a .weft file")->required();
   cmd->add_option("--view", options->view, "which view: physical, logical, overview, particles, vps (AMPI virtual ranks) or profile (Charm++ usage profile)")->capture_default_str();
   cmd->add_option("--out,-o", options->out, "PNG file to write")->required();

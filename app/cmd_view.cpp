@@ -2,13 +2,14 @@
 #include <memory>
 
 #include "app/commands.h"
+#include "app/gui_commands.h"
 #include "app/viewer_app.h"
 
 namespace weft::app {
 
 void add_view_command(CLI::App& app) {
   auto options = std::make_shared<ViewerOptions>();
-  CLI::App* cmd = app.add_subcommand("view", "Open a .weft file in the interactive viewer");
+  CLI::App* cmd = app.add_subcommand("view", gui_command_description("view"));
   cmd->add_option("database", options->database, "a .weft file")->required();
   cmd->add_option("--width", options->width, "window width")->capture_default_str();
   cmd->add_option("--height", options->height, "window height")->capture_default_str();
