@@ -44,10 +44,6 @@ std::string executable_directory() {
 
 }  // namespace
 
-bool is_gui_command(const char* name) {
-  return find_gui_command(name) != nullptr;
-}
-
 const char* gui_command_description(const char* name) {
   const GuiCommand* c = find_gui_command(name);
   return c ? c->description : "";
@@ -58,8 +54,7 @@ void add_gui_command_entries(CLI::App& app, char** argv) {
     CLI::App* cmd = app.add_subcommand(c.name, c.description);
     // Its options are weft-gui's: everything after the name is passed on.
     cmd->prefix_command();
-    cmd->set_help_flag();
-    cmd->footer(std::string("Run by ") + kGuiExecutable + ", beside weft: see `weft " + c.name + " --help`.");
+    cmd->set_help_flag();  // `weft view --help` is weft-gui's help of view
     cmd->callback([argv] {
       const int status = hand_over_to_gui(argv);
       throw CLI::RuntimeError(status);

@@ -3,20 +3,17 @@
 // executable, `weft-gui`, beside `weft`; `weft` lists them in its help and
 // hands them over by exec, with the same arguments.
 //
-// Why: EGL, OpenGL, GLFW and X11 took ~6 ms of every start of the one
-// executable there was (13.6 ms for `weft --version`), also of the commands
-// that never draw, which scripts run by the thousand; and `weft` now runs
-// where those libraries are not installed (a cluster's login or compute
-// nodes, to import and analyze there).
+// Why: EGL, OpenGL, GLFW and X11 took ~4.5 ms of every start of the one
+// executable there was (`weft --version` 13.4 ms, now 8.8), also of the
+// commands that never draw, which scripts run by the thousand; and `weft`
+// now runs where those libraries are not installed (a cluster's login or
+// compute nodes, to import and analyze there).
 #include <CLI/CLI.hpp>
 
 namespace weft::app {
 
 // The name of the executable that runs the commands that draw.
 inline constexpr const char* kGuiExecutable = "weft-gui";
-
-// Whether `name` is one of the commands that draw.
-bool is_gui_command(const char* name);
 
 // The one-line description of a command that draws, as both help texts show it.
 const char* gui_command_description(const char* name);
