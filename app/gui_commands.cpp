@@ -50,6 +50,8 @@ const char* gui_command_description(const char* name) {
 }
 
 void add_gui_command_entries(CLI::App& app, char** argv) {
+  app.footer(std::string("view, render, record and demo run in ") + kGuiExecutable +
+             ", beside weft, which starts it with the same arguments.");
   for (const GuiCommand& c : kGuiCommands) {
     CLI::App* cmd = app.add_subcommand(c.name, c.description);
     // Its options are weft-gui's: everything after the name is passed on.

@@ -83,6 +83,7 @@ TEST(WeftExecutables, HelpListsEveryCommandWithItsDescription) {
                            "render                      Render one frame of a view to a PNG",
                            "record                      Record a view animated", "demo                        Play a tour"})
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+  EXPECT_NE(r.out.find("view, render, record and demo run in weft-gui, beside weft"), std::string::npos) << r.out;
 }
 
 TEST(WeftExecutables, TheCommandsThatDrawAreWeftGuisWithTheSameArguments) {
