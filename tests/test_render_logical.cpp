@@ -251,7 +251,7 @@ TEST_F(RenderLogical, StepLevelOfDetailCarriesTheTrueMaxima) {
   weft::db::StepLod lod(db);
   const weft::db::StepLodLayout& l = lod.layout();
   EXPECT_EQ(l.min_plevel, 0);  // 16 processes: one per block at the finest level
-  EXPECT_EQ(l.min_slevel, 0);
+  EXPECT_EQ(l.min_slevel, 1);  // events on odd steps only: bins of two steps, one event each
   const std::int64_t max_late = query("SELECT max(lateness_ns) FROM comm_events");
   ASSERT_GT(max_late, 0);
   // Finest level: each cell is one event; its value is that event's lateness.
@@ -261,9 +261,10 @@ TEST_F(RenderLogical, StepLevelOfDetailCarriesTheTrueMaxima) {
   while (rows.step()) {
     const auto p = static_cast<weft::ProcessIndex>(rows.column_int(0));
     const std::int64_t step = rows.column_int(1);
-    lod.read(0, 0, step, step, p, p, cells);
+    ASSERT_EQ(step % 2, 1) << p << " " << step;
+    lod.read(0, 1, step, step, p, p, cells);
     ASSERT_EQ(cells.grid.rows * cells.grid.columns, 1) << p << " " << step;
-    const std::uint8_t* cell = cells.grid.at(p, step);
+    const std::uint8_t* cell = cells.grid.at(p, step >> 1);
     ASSERT_TRUE(cell && cell[weft::db::kLodClasses] != 0) << p << " " << step;
     EXPECT_EQ(cell[weft::db::kLodLateness], weft::db::quantize_metric(rows.column_int(2), max_late));
     ++checked;

@@ -310,6 +310,46 @@ TEST(StepLod, StreamedRowsMakeTheSameLevels) {
   EXPECT_EQ(tile_bytes(streamed), tile_bytes(build_levels(items, db::StepLodBuilder::Grid::Whole)));
 }
 
+namespace {
+
+// The tiles of the levels of at least `slevel` steps.
+std::vector<std::uint8_t> tile_bytes_from_slevel(db::StepLodTiles lod, int slevel) {
+  std::erase_if(lod.tiles.tiles, [&](const auto& t) { return t.tlevel < slevel; });
+  return tile_bytes(lod);
+}
+
+}  // namespace
+
+// An MPI analysis' events sit on odd steps only (StepLodSteps::OddOnly): its
+// finest bins are two steps wide, and every level it has is the same tiles,
+// byte for byte, as the levels of two or more steps of a layout that starts
+// at one step (whose one-step level has every even column empty). Whole and
+// streamed alike.
+TEST(StepLod, OddStepsOnlyStartAtBinsOfTwoStepsWithTheSameCells) {
+  std::vector<db::StepLodItem> items = items_with_empty_rows();
+  for (db::StepLodItem& it : items) it.step |= 1;
+  std::erase_if(items, [](const db::StepLodItem& it) { return it.step >= kLevelSteps; });
+  const db::RegionClasses classes = test_classes();
+  auto build_odd = [&](db::StepLodBuilder::Grid grid) {
+    db::StepLodBuilder builder(kLevelRows, kLevelSteps, classes, max_of(items), db::StepLodBuilder::Diff::Known,
+                               db::StepLodBuilder::Rows::InOrder, grid, db::StepLodSteps::OddOnly);
+    for (const db::StepLodItem& it : items) builder.add(it);
+    return builder.finish();
+  };
+  const db::StepLodTiles every = build_levels(items, db::StepLodBuilder::Grid::Whole);
+  ASSERT_EQ(every.layout.min_slevel, 0);
+  for (db::StepLodBuilder::Grid grid : {db::StepLodBuilder::Grid::Whole, db::StepLodBuilder::Grid::Streamed}) {
+    const db::StepLodTiles odd = build_odd(grid);
+    EXPECT_EQ(odd.layout.min_slevel, 1);
+    EXPECT_EQ(odd.layout.max_slevel, every.layout.max_slevel);
+    EXPECT_EQ(odd.layout.min_plevel, every.layout.min_plevel);
+    EXPECT_EQ(odd.layout.max_plevel, every.layout.max_plevel);
+    EXPECT_EQ(tile_bytes(odd), tile_bytes_from_slevel(every, 1));
+  }
+  EXPECT_EQ(db::StepLodBuilder::diff_from_items_bytes(kLevelRows, kLevelSteps, db::StepLodSteps::OddOnly),
+            750 * 151 * static_cast<std::int64_t>(sizeof(TimeNs)));
+}
+
 // A streamed builder has given its earlier rows away: an item behind them is
 // an internal error, not a silently wrong cell.
 TEST(StepLod, StreamedRowsOutOfOrderAreAnError) {
@@ -336,4 +376,7 @@ TEST(StepLod, GridsOverFourMebibytesStream) {
   EXPECT_FALSE(B::streams(1024, 4481, B::Diff::Known, B::Rows::InOrder, B::Grid::Whole));
   EXPECT_TRUE(B::streams(16, 10, B::Diff::Known, B::Rows::InOrder, B::Grid::Streamed));
   EXPECT_FALSE(B::streams(16, 10, B::Diff::Known, B::Rows::AnyOrder, B::Grid::Streamed));
+  // Bins of two steps (odd steps only): 1,638 steps are 819 bins, 1,639 are 820.
+  EXPECT_FALSE(B::streams(1024, 1638, B::Diff::Known, B::Rows::InOrder, B::Grid::Auto, db::StepLodSteps::OddOnly));
+  EXPECT_TRUE(B::streams(1024, 1639, B::Diff::Known, B::Rows::InOrder, B::Grid::Auto, db::StepLodSteps::OddOnly));
 }

@@ -120,13 +120,14 @@ std::uint8_t quantize_metric(TimeNs value, TimeNs max) {
   return static_cast<std::uint8_t>(std::clamp<double>(std::ceil(255.0 * static_cast<double>(value) / static_cast<double>(max)), 1.0, 255.0));
 }
 
-StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps) {
+StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps, StepLodSteps used) {
   StepLodLayout l;
   l.processes = std::max<std::int64_t>(processes, 1);
   l.steps = std::max<std::int64_t>(steps, 1);
   while (l.blocks(l.min_plevel) > kMaxStepLodBlocks) ++l.min_plevel;
   l.max_plevel = l.min_plevel;
   while (l.block_size(l.max_plevel) < l.processes) ++l.max_plevel;
+  if (used == StepLodSteps::OddOnly) l.min_slevel = 1;
   while (l.bins(l.min_slevel) > kMaxStepLodBins) ++l.min_slevel;
   l.max_slevel = l.min_slevel;
   while (l.bins(l.max_slevel + 1) >= kMinStepLodBins) ++l.max_slevel;
@@ -153,7 +154,7 @@ StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::Stru
       emit(step_lod_item(loaded, r, op, m));
     });
   }, classes, {max_lateness, max_diff_lateness, max_global_lateness, max_duration}, share,
-                        StepLodBuilder::Rows::InOrder);
+                        StepLodBuilder::Rows::InOrder, StepLodSteps::OddOnly);
 }
 
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
@@ -184,8 +185,9 @@ struct StepLodBuilder::State {
   // the items: its raw largest (empty otherwise).
   std::vector<TimeNs> raw_diff;
 
-  State(std::int64_t rows, std::int64_t steps, const RegionClasses& c, const StepLodMaxima& m, bool streamed)
-      : lod{plan_step_lod_layout(rows, steps), {}}, classes(c), max(m),
+  State(std::int64_t rows, std::int64_t steps, StepLodSteps used, const RegionClasses& c, const StepLodMaxima& m,
+        bool streamed)
+      : lod{plan_step_lod_layout(rows, steps, used), {}}, classes(c), max(m),
         band((lod.layout.steps + (std::int64_t{1} << lod.layout.min_slevel) - 1) >> lod.layout.min_slevel) {
     const StepLodLayout& l = lod.layout;
     if (!streamed) {
@@ -226,21 +228,22 @@ struct StepLodBuilder::State {
   }
 };
 
-std::int64_t StepLodBuilder::diff_from_items_bytes(std::int64_t rows, std::int64_t steps) {
-  const StepLodLayout l = plan_step_lod_layout(rows, steps);
+std::int64_t StepLodBuilder::diff_from_items_bytes(std::int64_t rows, std::int64_t steps, StepLodSteps used) {
+  const StepLodLayout l = plan_step_lod_layout(rows, steps, used);
   return l.blocks(l.min_plevel) * l.bins(l.min_slevel) * static_cast<std::int64_t>(sizeof(TimeNs));
 }
 
-bool StepLodBuilder::streams(std::int64_t rows, std::int64_t steps, Diff diff, Rows order, Grid grid) {
+bool StepLodBuilder::streams(std::int64_t rows, std::int64_t steps, Diff diff, Rows order, Grid grid,
+                             StepLodSteps used) {
   if (diff != Diff::Known || order != Rows::InOrder || grid == Grid::Whole) return false;
   if (grid == Grid::Streamed) return true;
-  const StepLodLayout l = plan_step_lod_layout(rows, steps);
+  const StepLodLayout l = plan_step_lod_layout(rows, steps, used);
   return l.blocks(l.min_plevel) * l.bins(l.min_slevel) * kStepLodCellBytes > kMaxWholeGridBytes;
 }
 
 StepLodBuilder::StepLodBuilder(std::int64_t rows, std::int64_t steps, const RegionClasses& classes,
-                               const StepLodMaxima& maxima, Diff diff, Rows order, Grid grid)
-    : s_(std::make_unique<State>(rows, steps, classes, maxima, streams(rows, steps, diff, order, grid))) {
+                               const StepLodMaxima& maxima, Diff diff, Rows order, Grid grid, StepLodSteps used)
+    : s_(std::make_unique<State>(rows, steps, used, classes, maxima, streams(rows, steps, diff, order, grid, used))) {
   if (diff == Diff::FromItems) {
     s_->max.diff_lateness = 0;  // quantizes to 0 until finish()
     s_->raw_diff.assign(s_->grid.cells.size(), 0);
@@ -318,8 +321,9 @@ StepLodTiles StepLodBuilder::finish(JobExchange* share) {
 
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
                             const RegionClasses& classes, const StepLodMaxima& max, JobExchange* share,
-                            StepLodBuilder::Rows order) {
-  StepLodBuilder builder(rows, steps, classes, max, StepLodBuilder::Diff::Known, order);
+                            StepLodBuilder::Rows order, StepLodSteps used) {
+  StepLodBuilder builder(rows, steps, classes, max, StepLodBuilder::Diff::Known, order, StepLodBuilder::Grid::Auto,
+                         used);
   items([&](const StepLodItem& it) { builder.add(it); });
   return builder.finish(share);
 }

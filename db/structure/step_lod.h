@@ -35,7 +35,16 @@ struct StepLodLayout {
   std::int64_t bins(int s) const { return (steps + (std::int64_t{1} << s) - 1) >> s; }
 };
 
-StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps);
+// The steps that can hold an item. An MPI analysis' communication events sit
+// on odd steps only (the even ones are the aggregated work between them, which
+// step_lod does not hold): bins of one step would leave every other column
+// empty, so its finest bins are two steps wide. They hold the same cells in
+// half the cells, and half the time and memory to build them (at 1,024
+// processes × 320 iterations, 4,500 steps: 0.187 → 0.144 s).
+enum class StepLodSteps { Any, OddOnly };
+
+StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps,
+                                   StepLodSteps used = StepLodSteps::Any);
 
 // Every level of step_lod, compressed and ready to insert: built without the
 // database, so that the analysis can build it on a second thread.
@@ -79,7 +88,8 @@ class StepLodBuilder {
   static constexpr std::int64_t kMaxWholeGridBytes = std::int64_t{4} << 20;
   // Grid::Streamed streams only where it can (Diff::Known, Rows::InOrder).
   StepLodBuilder(std::int64_t rows, std::int64_t steps, const RegionClasses& classes, const StepLodMaxima& maxima,
-                 Diff diff, Rows order = Rows::AnyOrder, Grid grid = Grid::Auto);
+                 Diff diff, Rows order = Rows::AnyOrder, Grid grid = Grid::Auto,
+                 StepLodSteps used = StepLodSteps::Any);
   ~StepLodBuilder();
   StepLodBuilder(const StepLodBuilder&) = delete;
   StepLodBuilder& operator=(const StepLodBuilder&) = delete;
@@ -90,9 +100,11 @@ class StepLodBuilder {
   // offered to the thread that helps there (JobExchange).
   StepLodTiles finish(JobExchange* share = nullptr);
   bool streamed() const;
-  static bool streams(std::int64_t rows, std::int64_t steps, Diff diff, Rows order, Grid grid);
+  static bool streams(std::int64_t rows, std::int64_t steps, Diff diff, Rows order, Grid grid,
+                      StepLodSteps used = StepLodSteps::Any);
   // The memory Diff::FromItems takes for such a layout.
-  static std::int64_t diff_from_items_bytes(std::int64_t rows, std::int64_t steps);
+  static std::int64_t diff_from_items_bytes(std::int64_t rows, std::int64_t steps,
+                                            StepLodSteps used = StepLodSteps::Any);
 
  private:
   struct State;
@@ -103,7 +115,8 @@ class StepLodBuilder {
 // (the items are visited once, for the cells).
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
                             const RegionClasses& classes, const StepLodMaxima& maxima, JobExchange* share = nullptr,
-                            StepLodBuilder::Rows order = StepLodBuilder::Rows::AnyOrder);
+                            StepLodBuilder::Rows order = StepLodBuilder::Rows::AnyOrder,
+                            StepLodSteps used = StepLodSteps::Any);
 // The same with the maxima found in a first visit of the items.
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
                             const RegionClasses& classes);

@@ -41,11 +41,12 @@ void note_op_facts(const structure::CommTrace& t, structure::OpIndex a, const st
 // of detail: its finest cells then keep a raw differential lateness each
 // (StepLodBuilder::Diff::FromItems), 8 bytes per cell, which small runs with
 // many steps (more cells than ops) would pay for with their peak memory.
-// Allowed up to 1 MiB, or up to 2 bytes per op: 2.3 MB (0.7 bytes per op) at
-// 16,384 processes × 20 iterations; at 4,096 the same 2.3 MB would be 2.9
-// bytes per op, and two walks it is.
+// Allowed up to 1 MiB, or up to 2 bytes per op: 1.2 MB (1,024 blocks × 141
+// bins of two steps) is 0.35 bytes per op at 16,384 processes × 20
+// iterations and 1.4 at 4,096; at 1,024 it would be 5.8, and two walks it is.
 bool one_metrics_walk_fits(const structure::StructureResult& r) {
-  const std::int64_t bytes = StepLodBuilder::diff_from_items_bytes(r.trace.process_count, r.report.global_steps);
+  const std::int64_t bytes =
+      StepLodBuilder::diff_from_items_bytes(r.trace.process_count, r.report.global_steps, StepLodSteps::OddOnly);
   return bytes <= std::max<std::int64_t>(std::int64_t{1} << 20, std::int64_t{2} * r.input.count());
 }
 
@@ -59,7 +60,8 @@ void bin_and_level_in_one_walk(const ViewTableInputs& inputs, const LoadedCommTr
   const structure::CommTrace& t = r.trace;
   StepLodBuilder lod(t.process_count, r.report.global_steps, inputs.region_classes,
                      {r.metrics.max_lateness(), 0, r.metrics.max_global_lateness(), max_input_op_duration(r)},
-                     StepLodBuilder::Diff::FromItems);
+                     StepLodBuilder::Diff::FromItems, StepLodBuilder::Rows::AnyOrder, StepLodBuilder::Grid::Auto,
+                     StepLodSteps::OddOnly);
   TimeMetricBinner bins(inputs.trace_end_ns);
   structure::OpIndex previous = structure::kNoOp;
   structure::OpMetrics m;
