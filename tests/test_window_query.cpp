@@ -178,3 +178,54 @@ TEST(RecordScan, EventsAndMessagesArriveOnceEachWithTheirColumns) {
     EXPECT_LE(m.send_ns, m.recv_ns);
   }
 }
+
+namespace {
+
+// The ids scan_events_of_processes gives for [first, end), sorted.
+std::vector<EventId> ids_of_processes(db::Database& database, ProcessIndex first, ProcessIndex end) {
+  std::vector<EventId> ids;
+  db::scan_events_of_processes(database, first, end, [&](std::span<const db::EventRecord> batch) {
+    for (const db::EventRecord& e : batch) {
+      EXPECT_GE(e.process, first);
+      EXPECT_LT(e.process, end);
+      ids.push_back(e.id);
+    }
+  });
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+}  // namespace
+
+// A range of processes reads each of their events once and no other: by key
+// ranges, a time bucket at a time, when the range has at least as many
+// processes as the table has buckets; by the process index otherwise. Both
+// against the whole table's scan, and the counts against the trace.
+TEST(RecordScan, EventsOfAProcessRangeArriveOnceEach) {
+  std::string path = temp_weft_path("scan_range");
+  weft::testing::TestTrace trace = random_test_trace(40, 300, 9);
+  trace.bucket_shift = 27;  // coarse buckets: fewer than the processes
+  write_test_weft(path, trace);
+  db::Database database(path, db::Database::Mode::ReadOnly);
+  const std::int64_t buckets = database.query_int("SELECT count(DISTINCT bucket) FROM event_blocks");
+  ASSERT_GT(buckets, 3);
+  ASSERT_LT(buckets, 40);
+  std::vector<db::EventRecord> all;  // the whole table, as scan_events reads it
+  db::scan_events(database, [&](std::span<const db::EventRecord> batch) { all.insert(all.end(), batch.begin(), batch.end()); });
+  ASSERT_EQ(all.size(), trace.events.size());
+  int by_buckets = 0, by_index = 0;
+  for (auto [first, end] : {std::pair{0, 40}, std::pair{0, 20}, std::pair{20, 40}, std::pair{7, 8}, std::pair{39, 40},
+                            std::pair{5, 5}, std::pair{30, 45}}) {
+    std::vector<EventId> want;
+    for (const db::EventRecord& e : all)
+      if (e.process >= first && e.process < end) want.push_back(e.id);
+    std::sort(want.begin(), want.end());
+    ASSERT_EQ(want.size(), static_cast<std::size_t>(std::count_if(trace.events.begin(), trace.events.end(), [&](const auto& e) {
+                return e.process >= first && e.process < end;
+              })));
+    EXPECT_EQ(ids_of_processes(database, first, end), want) << first << ".." << end;
+    (end - first >= buckets ? by_buckets : by_index) += 1;
+  }
+  EXPECT_EQ(by_buckets, 4);
+  EXPECT_EQ(by_index, 3);
+}

@@ -1,6 +1,8 @@
 #include "store/record_scan.h"
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,7 +48,48 @@ void scan_events(Database& db, const RowSink<EventRecord>& sink) {
   scan_blocks<EventRecord>(db, "SELECT process, data FROM event_blocks", sink, event_decoder(db));
 }
 
+namespace {
+
+// The distinct buckets of event_blocks in increasing order, a seek each, or
+// nullopt once there are more than `limit`.
+std::optional<std::vector<std::int64_t>> event_buckets_up_to(Database& db, std::size_t limit) {
+  Statement next = db.prepare("SELECT bucket FROM event_blocks WHERE bucket > ?1 ORDER BY bucket LIMIT 1");
+  std::vector<std::int64_t> buckets;
+  std::int64_t after = std::numeric_limits<std::int64_t>::min();
+  if (Statement first = db.prepare("SELECT min(bucket) FROM event_blocks"); first.step() && !first.column_is_null(0))
+    buckets.push_back(after = first.column_int(0));
+  for (;;) {
+    if (buckets.size() > limit) return std::nullopt;
+    if (buckets.empty()) return buckets;
+    next.bind(1, after);
+    const bool more = next.step();
+    if (more) buckets.push_back(after = next.column_int(0));
+    next.reset();
+    if (!more) return buckets;
+  }
+}
+
+}  // namespace
+
 void scan_events_of_processes(Database& db, ProcessIndex first, ProcessIndex end, const RowSink<EventRecord>& sink) {
+  // A range of processes is one range of the key (bucket, process, part) per
+  // time bucket: read so, the rows come in table order, where the index on
+  // process would cost a search of the table per row (the loader's "fill
+  // ops" at 65,536 processes × 5 iterations, 196,608 rows in 3 buckets:
+  // 0.085 → 0.055 s). A range with fewer processes than the table has
+  // buckets reads by the index.
+  const std::size_t processes = end > first ? static_cast<std::size_t>(end - first) : 0;
+  if (std::optional<std::vector<std::int64_t>> buckets = event_buckets_up_to(db, processes)) {
+    Statement stmt = db.prepare("SELECT process, data FROM event_blocks WHERE bucket = ?1 AND process >= ?2 AND process < ?3");
+    for (std::int64_t bucket : *buckets) {
+      stmt.bind(1, bucket);
+      stmt.bind(2, static_cast<std::int64_t>(first));
+      stmt.bind(3, static_cast<std::int64_t>(end));
+      scan_blocks<EventRecord>(stmt, sink, event_decoder(db));
+      stmt.reset();
+    }
+    return;
+  }
   Statement stmt = db.prepare("SELECT process, data FROM event_blocks WHERE process >= ? AND process < ?");
   stmt.bind(1, static_cast<std::int64_t>(first));
   stmt.bind(2, static_cast<std::int64_t>(end));
