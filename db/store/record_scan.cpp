@@ -1,7 +1,6 @@
 #include "store/record_scan.h"
 
 #include <algorithm>
-#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,20 +52,16 @@ namespace {
 // The distinct buckets of event_blocks in increasing order, a seek each, or
 // nullopt once there are more than `limit`.
 std::optional<std::vector<std::int64_t>> event_buckets_up_to(Database& db, std::size_t limit) {
-  Statement next = db.prepare("SELECT bucket FROM event_blocks WHERE bucket > ?1 ORDER BY bucket LIMIT 1");
+  Statement first = db.prepare("SELECT min(bucket) FROM event_blocks");
+  Statement next = db.prepare("SELECT min(bucket) FROM event_blocks WHERE bucket > ?1");
   std::vector<std::int64_t> buckets;
-  std::int64_t after = std::numeric_limits<std::int64_t>::min();
-  if (Statement first = db.prepare("SELECT min(bucket) FROM event_blocks"); first.step() && !first.column_is_null(0))
-    buckets.push_back(after = first.column_int(0));
-  for (;;) {
+  for (Statement* s = &first; s->step() && !s->column_is_null(0); s = &next) {
+    buckets.push_back(s->column_int(0));
     if (buckets.size() > limit) return std::nullopt;
-    if (buckets.empty()) return buckets;
-    next.bind(1, after);
-    const bool more = next.step();
-    if (more) buckets.push_back(after = next.column_int(0));
-    next.reset();
-    if (!more) return buckets;
+    s->reset();
+    next.bind(1, buckets.back());
   }
+  return buckets;
 }
 
 }  // namespace
