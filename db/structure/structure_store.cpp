@@ -355,9 +355,9 @@ class CommEventRecordTasks {
 // WAL mode a full cache spills dirty pages to the WAL, which is written at
 // commit anyway). 1 MiB, not 8: the writer's pages stayed dirty in the cache
 // until it was full, and the commit then wrote them all and waited for their
-// sync (16-20 ms of the commit at 4,096 processes, 7-14 ms with 1 MiB, whose
+// sync (16-20 ms of the commit at 4,096 processes, 13-14 ms with 1 MiB, whose
 // pages go out as they are spilled, among the early writeback's syncs); the
-// peak memory falls by 3-5 MB below 16,384 processes.
+// peak memory falls by 3-7 MB.
 constexpr std::int64_t kAnalysisCacheKiB = 1024;
 
 class ScopedCacheSize {
