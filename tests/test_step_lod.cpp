@@ -117,7 +117,7 @@ db::StepLodTiles build_finding_diff(const std::vector<db::StepLodItem>& items) {
     }
   given.diff_lateness = 1;  // ignored: found from the items
   const db::RegionClasses classes = test_classes();
-  db::StepLodBuilder builder(kRows, kSteps, classes, given, db::StepLodBuilder::Diff::FromItems);
+  db::StepLodBuilder builder(kRows, kSteps, classes, given, {.diff = db::StepLodBuilder::Diff::FromItems});
   for (const db::StepLodItem& it : items) builder.add(it);
   return builder.finish();
 }
@@ -244,8 +244,8 @@ std::vector<db::StepLodItem> items_with_empty_rows() {
 // The level of detail of `items` built whole or streamed row by row.
 db::StepLodTiles build_levels(const std::vector<db::StepLodItem>& items, db::StepLodBuilder::Grid grid) {
   const db::RegionClasses classes = test_classes();
-  db::StepLodBuilder builder(kLevelRows, kLevelSteps, classes, max_of(items), db::StepLodBuilder::Diff::Known,
-                             db::StepLodBuilder::Rows::InOrder, grid);
+  db::StepLodBuilder builder(kLevelRows, kLevelSteps, classes, max_of(items),
+                             {.order = db::StepLodBuilder::Rows::InOrder, .grid = grid});
   EXPECT_EQ(builder.streamed(), grid == db::StepLodBuilder::Grid::Streamed);
   for (const db::StepLodItem& it : items) builder.add(it);
   return builder.finish();
@@ -331,8 +331,9 @@ TEST(StepLod, OddStepsOnlyStartAtBinsOfTwoStepsWithTheSameCells) {
   std::erase_if(items, [](const db::StepLodItem& it) { return it.step >= kLevelSteps; });
   const db::RegionClasses classes = test_classes();
   auto build_odd = [&](db::StepLodBuilder::Grid grid) {
-    db::StepLodBuilder builder(kLevelRows, kLevelSteps, classes, max_of(items), db::StepLodBuilder::Diff::Known,
-                               db::StepLodBuilder::Rows::InOrder, grid, db::StepLodSteps::OddOnly);
+    db::StepLodBuilder builder(
+        kLevelRows, kLevelSteps, classes, max_of(items),
+        {.order = db::StepLodBuilder::Rows::InOrder, .grid = grid, .used = db::StepLodSteps::OddOnly});
     for (const db::StepLodItem& it : items) builder.add(it);
     return builder.finish();
   };
@@ -354,8 +355,8 @@ TEST(StepLod, OddStepsOnlyStartAtBinsOfTwoStepsWithTheSameCells) {
 // an internal error, not a silently wrong cell.
 TEST(StepLod, StreamedRowsOutOfOrderAreAnError) {
   const db::RegionClasses classes = test_classes();
-  db::StepLodBuilder builder(kLevelRows, kLevelSteps, classes, {10, 10, 10, 10}, db::StepLodBuilder::Diff::Known,
-                             db::StepLodBuilder::Rows::InOrder, db::StepLodBuilder::Grid::Streamed);
+  db::StepLodBuilder builder(kLevelRows, kLevelSteps, classes, {10, 10, 10, 10},
+                             {.order = db::StepLodBuilder::Rows::InOrder, .grid = db::StepLodBuilder::Grid::Streamed});
   builder.add({40, 3, 5, 5, 5, 5, 0});
   EXPECT_THROW(builder.add({10, 3, 5, 5, 5, 5, 0}), Error);
 }
@@ -366,17 +367,19 @@ TEST(StepLod, StreamedRowsOutOfOrderAreAnError) {
 // MB; × 281 steps (20 iterations), 1.4 MB.
 TEST(StepLod, GridsOverFourMebibytesStream) {
   using B = db::StepLodBuilder;
-  EXPECT_TRUE(B::streams(1024, 4481, B::Diff::Known, B::Rows::InOrder, B::Grid::Auto));
-  EXPECT_FALSE(B::streams(1024, 281, B::Diff::Known, B::Rows::InOrder, B::Grid::Auto));
+  const B::Options in_order{.order = B::Rows::InOrder};
+  EXPECT_TRUE(B::streams(1024, 4481, in_order));
+  EXPECT_FALSE(B::streams(1024, 281, in_order));
   // 819 steps: 4,193,280 bytes, just under 4 MiB; 820: just over.
-  EXPECT_FALSE(B::streams(1024, 819, B::Diff::Known, B::Rows::InOrder, B::Grid::Auto));
-  EXPECT_TRUE(B::streams(1024, 820, B::Diff::Known, B::Rows::InOrder, B::Grid::Auto));
-  EXPECT_FALSE(B::streams(1024, 4481, B::Diff::FromItems, B::Rows::InOrder, B::Grid::Auto));
-  EXPECT_FALSE(B::streams(1024, 4481, B::Diff::Known, B::Rows::AnyOrder, B::Grid::Auto));
-  EXPECT_FALSE(B::streams(1024, 4481, B::Diff::Known, B::Rows::InOrder, B::Grid::Whole));
-  EXPECT_TRUE(B::streams(16, 10, B::Diff::Known, B::Rows::InOrder, B::Grid::Streamed));
-  EXPECT_FALSE(B::streams(16, 10, B::Diff::Known, B::Rows::AnyOrder, B::Grid::Streamed));
+  EXPECT_FALSE(B::streams(1024, 819, in_order));
+  EXPECT_TRUE(B::streams(1024, 820, in_order));
+  EXPECT_FALSE(B::streams(1024, 4481, {.diff = B::Diff::FromItems, .order = B::Rows::InOrder}));
+  EXPECT_FALSE(B::streams(1024, 4481, {.order = B::Rows::AnyOrder}));
+  EXPECT_FALSE(B::streams(1024, 4481, {.order = B::Rows::InOrder, .grid = B::Grid::Whole}));
+  EXPECT_TRUE(B::streams(16, 10, {.order = B::Rows::InOrder, .grid = B::Grid::Streamed}));
+  EXPECT_FALSE(B::streams(16, 10, {.order = B::Rows::AnyOrder, .grid = B::Grid::Streamed}));
   // Bins of two steps (odd steps only): 1,638 steps are 819 bins, 1,639 are 820.
-  EXPECT_FALSE(B::streams(1024, 1638, B::Diff::Known, B::Rows::InOrder, B::Grid::Auto, db::StepLodSteps::OddOnly));
-  EXPECT_TRUE(B::streams(1024, 1639, B::Diff::Known, B::Rows::InOrder, B::Grid::Auto, db::StepLodSteps::OddOnly));
+  const B::Options odd_steps{.order = B::Rows::InOrder, .used = db::StepLodSteps::OddOnly};
+  EXPECT_FALSE(B::streams(1024, 1638, odd_steps));
+  EXPECT_TRUE(B::streams(1024, 1639, odd_steps));
 }

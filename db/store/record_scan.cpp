@@ -76,10 +76,10 @@ void scan_events_of_processes(Database& db, ProcessIndex first, ProcessIndex end
   const std::size_t processes = end > first ? static_cast<std::size_t>(end - first) : 0;
   if (std::optional<std::vector<std::int64_t>> buckets = event_buckets_up_to(db, processes)) {
     Statement stmt = db.prepare("SELECT process, data FROM event_blocks WHERE bucket = ?1 AND process >= ?2 AND process < ?3");
+    stmt.bind(2, static_cast<std::int64_t>(first));  // kept across resets
+    stmt.bind(3, static_cast<std::int64_t>(end));
     for (std::int64_t bucket : *buckets) {
       stmt.bind(1, bucket);
-      stmt.bind(2, static_cast<std::int64_t>(first));
-      stmt.bind(3, static_cast<std::int64_t>(end));
       scan_blocks<EventRecord>(stmt, sink, event_decoder(db));
       stmt.reset();
     }

@@ -233,18 +233,17 @@ std::int64_t StepLodBuilder::diff_from_items_bytes(std::int64_t rows, std::int64
   return l.blocks(l.min_plevel) * l.bins(l.min_slevel) * static_cast<std::int64_t>(sizeof(TimeNs));
 }
 
-bool StepLodBuilder::streams(std::int64_t rows, std::int64_t steps, Diff diff, Rows order, Grid grid,
-                             StepLodSteps used) {
-  if (diff != Diff::Known || order != Rows::InOrder || grid == Grid::Whole) return false;
-  if (grid == Grid::Streamed) return true;
-  const StepLodLayout l = plan_step_lod_layout(rows, steps, used);
+bool StepLodBuilder::streams(std::int64_t rows, std::int64_t steps, Options o) {
+  if (o.diff != Diff::Known || o.order != Rows::InOrder || o.grid == Grid::Whole) return false;
+  if (o.grid == Grid::Streamed) return true;
+  const StepLodLayout l = plan_step_lod_layout(rows, steps, o.used);
   return l.blocks(l.min_plevel) * l.bins(l.min_slevel) * kStepLodCellBytes > kMaxWholeGridBytes;
 }
 
 StepLodBuilder::StepLodBuilder(std::int64_t rows, std::int64_t steps, const RegionClasses& classes,
-                               const StepLodMaxima& maxima, Diff diff, Rows order, Grid grid, StepLodSteps used)
-    : s_(std::make_unique<State>(rows, steps, used, classes, maxima, streams(rows, steps, diff, order, grid, used))) {
-  if (diff == Diff::FromItems) {
+                               const StepLodMaxima& maxima, Options options)
+    : s_(std::make_unique<State>(rows, steps, options.used, classes, maxima, streams(rows, steps, options))) {
+  if (options.diff == Diff::FromItems) {
     s_->max.diff_lateness = 0;  // quantizes to 0 until finish()
     s_->raw_diff.assign(s_->grid.cells.size(), 0);
   }
@@ -322,8 +321,7 @@ StepLodTiles StepLodBuilder::finish(JobExchange* share) {
 StepLodTiles build_step_lod(std::int64_t rows, std::int64_t steps, const StepLodItems& items,
                             const RegionClasses& classes, const StepLodMaxima& max, JobExchange* share,
                             StepLodBuilder::Rows order, StepLodSteps used) {
-  StepLodBuilder builder(rows, steps, classes, max, StepLodBuilder::Diff::Known, order, StepLodBuilder::Grid::Auto,
-                         used);
+  StepLodBuilder builder(rows, steps, classes, max, {.order = order, .used = used});
   items([&](const StepLodItem& it) { builder.add(it); });
   return builder.finish(share);
 }

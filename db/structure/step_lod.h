@@ -86,10 +86,17 @@ class StepLodBuilder {
   enum class Rows { AnyOrder, InOrder };
   enum class Grid { Auto, Whole, Streamed };
   static constexpr std::int64_t kMaxWholeGridBytes = std::int64_t{4} << 20;
+  // How the items come and how the grid is held; callers name what differs
+  // from these ({.diff = Diff::FromItems, .used = StepLodSteps::OddOnly}).
   // Grid::Streamed streams only where it can (Diff::Known, Rows::InOrder).
+  struct Options {
+    Diff diff = Diff::Known;
+    Rows order = Rows::AnyOrder;
+    Grid grid = Grid::Auto;
+    StepLodSteps used = StepLodSteps::Any;
+  };
   StepLodBuilder(std::int64_t rows, std::int64_t steps, const RegionClasses& classes, const StepLodMaxima& maxima,
-                 Diff diff, Rows order = Rows::AnyOrder, Grid grid = Grid::Auto,
-                 StepLodSteps used = StepLodSteps::Any);
+                 Options options);
   ~StepLodBuilder();
   StepLodBuilder(const StepLodBuilder&) = delete;
   StepLodBuilder& operator=(const StepLodBuilder&) = delete;
@@ -100,8 +107,7 @@ class StepLodBuilder {
   // offered to the thread that helps there (JobExchange).
   StepLodTiles finish(JobExchange* share = nullptr);
   bool streamed() const;
-  static bool streams(std::int64_t rows, std::int64_t steps, Diff diff, Rows order, Grid grid,
-                      StepLodSteps used = StepLodSteps::Any);
+  static bool streams(std::int64_t rows, std::int64_t steps, Options options);
   // The memory Diff::FromItems takes for such a layout.
   static std::int64_t diff_from_items_bytes(std::int64_t rows, std::int64_t steps,
                                             StepLodSteps used = StepLodSteps::Any);
