@@ -461,8 +461,8 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   // project's VMs a first-touched page costs ~2 ms per MB, most of it the
   // host backing the page, and two threads touch pages nearly twice as fast
   // as one; so with two threads each sizes some of the columns (the fill
-  // phase at 16,384 x 200: 1.6-2.1 s -> 1.35-1.5 s, the whole analysis of
-  // 16,384 x 520 28.5-29.9 s -> 23.9-25.4 s).
+  // phase at 16,384 x 200: 2.09-2.38 s -> 1.67-1.94 s; the whole analysis
+  // of 16,384 x 520: medians of four runs 29.2 s -> 24.9 s).
   auto size_first_columns = [&] {
     t.process.resize(n);
     t.start.resize(n);
