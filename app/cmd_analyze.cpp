@@ -7,6 +7,7 @@
 #include "app/analysis_options.h"
 #include "app/commands.h"
 #include "app/malloc_tuning.h"
+#include "app/progress_bar.h"
 #include "app/resource_options.h"
 #include "charm/task_trace_loader.h"
 #include "store/schema.h"
@@ -20,6 +21,7 @@ struct AnalyzeArgs {
   std::string run;
   db::AnalysisSettings settings;
   bool summaries_only = false;
+  bool quiet = false;
   ResourceOptions resources;
 };
 
@@ -51,11 +53,17 @@ void run_analyze(const AnalyzeArgs& args) {
   }
   db::AnalysisSettings settings = args.settings;
   settings.threads = args.resources.threads;
+  // A bar on a terminal for runs that take over a second (tens of seconds
+  // at 100M events): the stage and the share of the usual time done.
+  ProgressBar bar("analyzing", !args.quiet);
+  Progress progress([&bar](const std::string& stage, double done) { bar.update(done, stage); });
+  settings.progress = &progress;
   structure::AnalysisReport report;
   {
     const AnalysisMalloc analysis_malloc(db);
     report = db::analyze_run(db, settings);
   }
+  bar.finish();
   // The slider's graph and the level of detail depend on the events only:
   // the ones written at import stay right.
   if (!db::has_view_summaries(db)) db::write_view_summaries(db);
@@ -71,6 +79,7 @@ void add_analyze_command(CLI::App& app) {
   add_analysis_options(cmd, args->settings);
   cmd->add_flag("--summaries-only", args->summaries_only,
                 "write only the viewer's summaries (start histogram, level of detail), no structure");
+  cmd->add_flag("-q,--quiet", args->quiet, "no progress bar");
   add_cache_option(cmd, args->resources);
   add_threads_option(cmd, args->resources, 2);
   cmd->callback([args] { run_analyze(*args); });

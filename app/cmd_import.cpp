@@ -57,11 +57,17 @@ void run_import(const ImportArgs& args) {
   };
   structure::AnalysisReport report;
   const bool projections = db::is_projections_path(args.trace);
+  // The records are all read by then: the bar stays full and tells the
+  // analysis' stage and share.
+  Progress analysis_progress([&bar](const std::string& stage, double done) {
+    bar.update(1.0, "analyzing structure " + std::to_string(static_cast<int>(done * 100)) + "%: " + stage);
+  });
   if (!args.no_analyze && !projections)
     options.before_publish = [&](db::Database& db) {
       bar.update(1.0, "analyzing structure");
       db::AnalysisSettings settings = args.analysis;
       settings.threads = std::min(args.resources.threads, 2);
+      settings.progress = &analysis_progress;
       share_one_malloc_arena();  // the import's workers are done
       report = db::analyze_run(db, settings);
       db::write_view_summaries(db);

@@ -4,6 +4,7 @@
 #include <future>
 
 #include "common/phase_timer.h"
+#include "common/progress.h"
 #include "common/release_memory.h"
 #include "common/two_parts.h"
 
@@ -49,6 +50,12 @@ void count_input_facts(const CommTrace& in, AnalysisReport& report) {
 
 std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const AnalysisOptions& options) {
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
+  // Each pass's end as a share of the passes' time (16,384 processes x 200
+  // iterations), for a progress bar.
+  auto begin = [&options](const char* pass, double until) {
+    if (options.progress) options.progress->stage(pass, until);
+  };
+  begin("checking the input", 0.05);
   validate_comm_trace(input);
   auto result = std::make_unique<StructureResult>();
   StructureResult& r = *result;
@@ -60,10 +67,12 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   facts.get();
   timer.mark("input checked and counted");
 
+  begin("keeping the input ops", 0.19);
   // What is written back is kept of the input ops (compactly) before they
   // are coalesced in place: the analyzed trace reuses the input's memory.
   r.input = InputOps(input, std::move(run_starts), options.threads);
   timer.mark("input ops kept");
+  begin("coalescing Isends", 0.22);
   report.coalesced_isends = coalesce_isends(input, r.input.starts(), options.threads);
   r.trace = std::move(input);
   const CommTrace& t = r.trace;
@@ -71,6 +80,7 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   timer.mark("isend coalescing");
 
   // §3.1: mandatory partitions, cycles merged, then leaps completed.
+  begin("mandatory partitions", 0.32);
   r.parts = mandatory_partitions(t);
   report.mandatory_partitions = r.parts.count;
   // Which Irecv posted a message and which wait completed an Isend only unite
@@ -90,6 +100,7 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   std::future<OpIndexes> op_indexes =
       std::async(second_thread, [&t] { return OpIndexes{index_received_messages(t), CollectiveOfOps(t)}; });
 
+  begin("merging cycles", 0.33);
   // The partition graph is built from the ops once; the merges and
   // renumberings carry it along.
   r.graph = build_partition_graph(t, r.parts, options.threads);
@@ -97,6 +108,7 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   timer.mark("cycle merge");
   // In a DAG each (partition, process) pair is one run of ops (partition_graph.h).
   PartitionRuns runs;
+  begin("merging leaps", 0.37);
   if (options.leap_merge && t.segment.empty()) {
     // Its partitions come out in topological order, and it has their runs.
     report.leaps = merge_by_leap(t, r.parts, r.graph, options.leap_force, options.threads, &runs);
@@ -109,6 +121,7 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   report.partitions = r.parts.count;
 
   // §3.2: strides, local steps, global steps.
+  begin("strides", 0.81);
   OpIndexes indexes = op_indexes.get();
   r.received = std::move(indexes.received);
   const CollectiveOfOps& coll_of = indexes.coll_of;
@@ -124,6 +137,7 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
     for (std::size_t p = 0; p < r.partition_processes.size(); ++p)
       r.partition_processes[p] = runs.first[p + 1] - runs.first[p];
     LocalSteps local;
+    begin("local steps", 0.98);
     if (options.reorder) {
       local = assign_reordered_local_steps(t, r.parts, runs, r.received, coll_of, &report.forced_orderings);
       timer.mark("reordering");
@@ -135,6 +149,7 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   }
   runs = PartitionRuns{};  // ~8 MB at 16,384 processes, not needed past the steps
   timer.mark("local steps");
+  begin("global steps, lateness", 0.99);
   r.partition_offset = assign_global_steps(r.graph, r.partition_width);
   run_in_two_parts(two_part_split(t.op_count(), options.threads), t.op_count(), [&](int, OpIndex first, OpIndex end) {
     for (auto i = static_cast<std::size_t>(first); i < static_cast<std::size_t>(end); ++i)
@@ -149,6 +164,7 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   r.metrics = LatenessMetrics(t, r.parts, r.global_raw_step, r.partition_width, r.partition_offset, r.received,
                               std::move(indexes.coll_of), options.threads);
   timer.mark("global steps, lateness");
+  begin("phases", 1.0);
   r.phases = detect_phases(partition_signatures(r));
   report.phases = r.phases.count;
   report.phase_period = r.phases.period;

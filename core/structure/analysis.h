@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/progress.h"
 #include "structure/comm_trace.h"
 #include "structure/input_ops.h"
 #include "structure/lateness.h"
@@ -28,6 +29,8 @@ struct AnalysisOptions {
   bool reorder = false;
   // 2: the local steps of two halves of the partitions on two threads.
   int threads = 1;
+  // Told of each pass as it starts, on the calling thread; none: nothing.
+  Progress* progress = nullptr;
 };
 
 // What the analysis did, including every repair it made to bad input.

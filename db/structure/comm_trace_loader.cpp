@@ -256,8 +256,11 @@ void resolve_message_ops(const EventOpIndex& index, ReferencedOps& refs) {
 // collects the --partition-function entries. Reads no role, so it can run
 // while another thread marks them.
 void mark_calls(Database& db, const RegionKinds& regions, std::int32_t processes, EventOpIndex& index,
-                std::vector<std::pair<ProcessIndex, TimeNs>>& markers) {
+                std::vector<std::pair<ProcessIndex, TimeNs>>& markers, Progress* progress) {
+  std::int64_t scanned = 0;
   scan_events(db, [&](std::span<const EventRecord> batch) {
+    scanned += static_cast<std::int64_t>(batch.size());
+    if (progress) progress->within(static_cast<double>(scanned) / static_cast<double>(std::max<std::int64_t>(index.events(), 1)));
     for (const EventRecord& e : batch) {
       if (e.process < 0 || e.process >= processes)
         throw Error(db.path(), "event " + std::to_string(e.id) + " has process " + std::to_string(e.process) +
@@ -276,7 +279,12 @@ void mark_calls(Database& db, const RegionKinds& regions, std::int32_t processes
 // columns go straight to its numbered slot, so the ops come out in event id
 // order with no sort and no copy, and two threads can fill shares at once.
 void fill_ops(Database& db, const RegionKinds& regions, const EventOpIndex& index, ProcessIndex first,
-              ProcessIndex end, LoadedCommTrace& out) {
+              ProcessIndex end, LoadedCommTrace& out, Progress* progress = nullptr) {
+  // Told of the share of its processes' events filled, counting each
+  // process as an equal share of the run's events (no count per range).
+  const double expected_events = static_cast<double>(std::max<std::int64_t>(index.events(), 1)) *
+                                 (end - first) / std::max<std::int32_t>(out.trace.process_count, 1);
+  std::int64_t scanned = 0;
   CommTrace& t = out.trace;
   auto put = [&](OpIndex op, const EventRecord& e, OpKind kind) {
     auto i = static_cast<std::size_t>(op);
@@ -288,6 +296,8 @@ void fill_ops(Database& db, const RegionKinds& regions, const EventOpIndex& inde
     out.region[i] = static_cast<std::int32_t>(e.region);
   };
   scan_events_of_processes(db, first, end, [&](std::span<const EventRecord> batch) {
+    scanned += static_cast<std::int64_t>(batch.size());
+    if (progress) progress->within(static_cast<double>(scanned) / std::max(expected_events, 1.0));
     for (const EventRecord& e : batch) {
       OpIndex op = index.op_of(e.id);
       if (op == kNoOp) continue;
@@ -420,6 +430,11 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   require_int32_count(db, events, "events");
 
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
+  // Each scan's end as a share of the load's time (16,384 x 200).
+  auto begin = [&options](const char* scan, double until) {
+    if (options.progress) options.progress->stage(scan, until);
+  };
+  begin("reading the events", 0.47);
   // The messages and collective members are read on a second connection and
   // thread while this one reads the events, when the file can be shared (an
   // import's file is locked to its connection until it is done). Whatever
@@ -437,7 +452,7 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
     MessageBlockMeeting meeting;
     std::future<ReferencedOps> marking =
         std::async(std::launch::async, [&] { return mark_references_from_front(*second, index, meeting); });
-    mark_calls(db, regions, t.process_count, index, markers);
+    mark_calls(db, regions, t.process_count, index, markers, options.progress);
     EventRoles back_roles(events);
     const BackMessageReferences back = mark_references_from_back(db, index, back_roles, meeting);
     try {
@@ -450,10 +465,11 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
     }
   } else {
     refs = mark_references(db, index);
-    mark_calls(db, regions, t.process_count, index, markers);
+    mark_calls(db, regions, t.process_count, index, markers, options.progress);
   }
   const std::int64_t ops = index.finish_marking();
   timer.mark("  load: mark references and calls");
+  begin("loading the operations", 1.0);
   if (ops > INT32_MAX) throw Error(db.path(), "more than 2^31 communication events");
   const auto n = static_cast<std::size_t>(ops);
   // The op columns are first touched where they are sized (value-initialized):
@@ -504,7 +520,7 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
       helping.get();  // the other thread's sizing error
       throw std::bad_alloc();
     }
-    fill_ops(db, regions, index, 0, half, out);
+    fill_ops(db, regions, index, 0, half, out, options.progress);
     try {
       helping.get();
     } catch (const Error&) {
@@ -516,7 +532,7 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
     resolve_collective_ops(index, refs);
     size_first_columns();
     size_other_columns();
-    fill_ops(db, regions, index, 0, t.process_count, out);
+    fill_ops(db, regions, index, 0, t.process_count, out, options.progress);
   }
   timer.mark("  load: fill ops, messages");
   check_op_order(db, t);

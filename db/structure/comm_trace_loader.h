@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "common/progress.h"
 #include "store/sqlite.h"
 #include "structure/comm_trace.h"
 
@@ -33,6 +34,8 @@ struct CommTraceLoadOptions {
   // Off when structure::analyze_structure, which checks them first, takes
   // it next: one pass over the ops fewer.
   bool validate = true;
+  // Told of the two scans of the events as they go (this thread's share).
+  Progress* progress = nullptr;
 };
 
 struct LoadedCommTrace {

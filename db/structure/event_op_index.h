@@ -69,6 +69,7 @@ class EventOpIndex {
       : events_(events), words_(static_cast<std::size_t>((events + 63) / 64)), roles_(events) {}
 
   bool contains(EventId e) const { return e >= 0 && e < events_; }
+  std::int64_t events() const { return events_; }
 
   // Marking has two sides that may run on two threads at once, since they
   // write separate arrays: the references' roles (roles()), and the events'

@@ -98,6 +98,11 @@ class SharedOrderedTasks {
     }
   }
 
+  // The share of the tasks claimed so far (for a progress display).
+  double claimed_share() const {
+    return count_ > 0 ? static_cast<double>(std::min(next_.load(), count_)) / static_cast<double>(count_) : 1.0;
+  }
+
   // The writer has stopped (an error): a helper waiting to claim returns.
   void abandon() {
     {

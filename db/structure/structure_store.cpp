@@ -339,6 +339,8 @@ class CommEventRecordTasks {
     });
   }
   void merge_helper_totals(SummaryTotals& totals) const { totals.merge(helper_totals_); }
+  // The share of the tasks claimed so far by either thread.
+  double claimed_share() const { return tasks_.claimed_share(); }
   // Stops the helper when the main thread gives up (an error).
   void abandon() { tasks_.abandon(); }
 
@@ -418,15 +420,24 @@ bool has_structure(Database& db) {
 structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& settings) {
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
   ScopedCacheSize cache(db, kAnalysisCacheKiB);
-  LoadedCommTrace loaded =
-      load_comm_trace(db, {settings.partition_function, settings.threads > 1, /*validate=*/false});
+  // The shares of the time of the load, the passes and the write (16,384
+  // processes x 200 iterations), for a progress bar.
+  auto scope = [&settings](double from, double until) {
+    if (settings.progress) settings.progress->scope(from, until);
+  };
+  scope(0, 0.30);
+  LoadedCommTrace loaded = load_comm_trace(
+      db, {settings.partition_function, settings.threads > 1, /*validate=*/false, settings.progress});
   db.release_cache_memory();  // the blocks are decoded; the analysis arrays need the room
   timer.mark("load");
   structure::AnalysisOptions options = settings.options;
   options.threads = settings.threads;
   if (!settings.partition_function.empty()) options.leap_merge = false;
+  options.progress = settings.progress;
+  scope(0.30, 0.67);
   std::unique_ptr<StructureResult> result = structure::analyze_structure(std::move(loaded.trace), options);
   timer.mark("analysis (all passes)");
+  scope(0.67, 1.0);
   write_structure(db, loaded, *result, settings);
   timer.mark("write");
   return result->report;
@@ -435,6 +446,7 @@ structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& sett
 void write_structure(Database& db, const LoadedCommTrace& loaded, const StructureResult& r,
                      const AnalysisSettings& settings) {
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
+  if (settings.progress) settings.progress->stage("writing the tables", 1.0);
   Transaction tx(db, "BEGIN IMMEDIATE");
   create_structure_tables(db);
   timer.mark("  drop and create tables");
@@ -484,6 +496,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
     write_view_tables(db, views);
   };
   records.write(db, r.trace.process_count, step_slots, totals, [&] {
+    if (settings.progress) settings.progress->within(records.claimed_share());
     if (view_tables.valid() && view_tables.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
       write_views();
   });

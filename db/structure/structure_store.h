@@ -26,6 +26,9 @@ struct AnalysisSettings {
   // the view tables are built on one while comm_event_blocks is written; 1:
   // all on the calling thread.
   int threads = 2;
+  // Told of the analysis' stages as it goes (MPI runs), on the calling
+  // thread; none: nothing.
+  Progress* progress = nullptr;
 };
 
 // Runs the analysis on `db` and stores it, replacing an earlier one. Returns
