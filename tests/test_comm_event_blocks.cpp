@@ -31,38 +31,10 @@ constexpr int kProcesses = 3;
 constexpr int kIterations = 600;
 
 // A lone MPI_Send on process 0 (its receive is not traced), then a ring of
-// MPI_Sendrecv: in iteration i every rank sends to the next and receives from
-// the previous in one call. The lone send's step puts every call's send half
-// on an odd raw step slot, so that the calls whose send half ends a step
-// block have their receive half in the next. Event ids: process by process,
-// in start order (write_test_weft).
-weft::testing::TestTrace sendrecv_ring() {
-  weft::testing::TestTrace trace;
-  trace.processes = kProcesses;
-  trace.regions.push_back({6, "MPI_Sendrecv", "mpi", RegionKind::Recv});
-  trace.regions.push_back({7, "MPI_Send", "mpi", RegionKind::Send});
-  EventId next_id = 0;
-  std::vector<std::vector<EventId>> call(kProcesses);
-  EventId lone = 0;
-  auto add = [&](int p, TimeNs start, TimeNs end, std::int64_t region, int depth) {
-    trace.events.push_back({p, start, end, region, depth});
-    return next_id++;
-  };
-  for (int p = 0; p < kProcesses; ++p) {
-    add(p, 0, 10 * kIterations + 100, 0, 0);
-    if (p == 0) lone = add(p, 1, 2, 7, 1);
-    for (int i = 0; i < kIterations; ++i) call[static_cast<std::size_t>(p)].push_back(add(p, 10 + 10 * i, 15 + 10 * i, 6, 1));
-  }
-  trace.messages.push_back({0, 1, 1, 3, lone, -1});
-  for (int i = 0; i < kIterations; ++i)
-    for (int p = 0; p < kProcesses; ++p) {
-      const int to = (p + 1) % kProcesses;
-      const auto ui = static_cast<std::size_t>(i);
-      trace.messages.push_back({p, to, 10 + 10 * i, 15 + 10 * i, call[static_cast<std::size_t>(p)][ui],
-                                call[static_cast<std::size_t>(to)][ui]});
-    }
-  return trace;
-}
+// MPI_Sendrecv (weft::testing::sendrecv_ring_trace). The lone send's step
+// puts every call's send half on an odd raw step slot, so that the calls
+// whose send half ends a step block have their receive half in the next.
+weft::testing::TestTrace sendrecv_ring() { return weft::testing::sendrecv_ring_trace(kProcesses, kIterations, true); }
 
 // The sendrecv_ring run, stored under a name of the test's, opened for writing.
 db::Database stored_sendrecv_ring(const char* name) {

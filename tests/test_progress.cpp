@@ -21,32 +21,6 @@ Progress recording(Reports& reports) {
   return Progress([&reports](const std::string& stage, double done) { reports.emplace_back(stage, done); });
 }
 
-// A ring of MPI_Sendrecv: in each iteration every rank sends to the next and
-// receives from the previous in one call.
-weft::testing::TestTrace sendrecv_ring(int processes, int iterations) {
-  weft::testing::TestTrace trace;
-  trace.processes = processes;
-  trace.regions.push_back({6, "MPI_Sendrecv", "mpi", RegionKind::Recv});
-  std::vector<std::vector<EventId>> call(static_cast<std::size_t>(processes));
-  EventId next_id = 0;
-  for (int p = 0; p < processes; ++p) {
-    trace.events.push_back({p, 0, 10 * iterations + 100, 0, 0});
-    ++next_id;
-    for (int i = 0; i < iterations; ++i) {
-      trace.events.push_back({p, 10 + 10 * i, 15 + 10 * i, 6, 1});
-      call[static_cast<std::size_t>(p)].push_back(next_id++);
-    }
-  }
-  for (int i = 0; i < iterations; ++i)
-    for (int p = 0; p < processes; ++p) {
-      const int to = (p + 1) % processes;
-      const auto ui = static_cast<std::size_t>(i);
-      trace.messages.push_back({p, to, 10 + 10 * i, 15 + 10 * i, call[static_cast<std::size_t>(p)][ui],
-                                call[static_cast<std::size_t>(to)][ui]});
-    }
-  return trace;
-}
-
 }  // namespace
 
 TEST(Progress, StagesMapTheirSharesIntoTheScopeAndBeginWhereTheStageBeforeEnded) {
@@ -84,7 +58,7 @@ TEST(Progress, ReportsWithinAStageOnlyWhenTheShareMovesByAThousandth) {
 
 TEST(Progress, AnAnalysisReportsEachStageInOrderFromNothingToAll) {
   const std::string path = weft::testing::temp_weft_path("progress_ring");
-  weft::testing::write_test_weft(path, sendrecv_ring(4, 300));
+  weft::testing::write_test_weft(path, weft::testing::sendrecv_ring_trace(4, 300, false));
   db::Database db(path, db::Database::Mode::ReadWrite);
   const std::vector<std::string> stages{"reading the events",   "loading the operations", "checking the input",
                                         "keeping the input ops", "coalescing Isends",      "mandatory partitions",

@@ -145,6 +145,39 @@ inline void write_test_weft(const std::string& path, TestTrace trace) {
   db.set_user_version(db::kSchemaVersion);
 }
 
+// A ring of MPI_Sendrecv: in iteration i (from time 10 + 10i to 15 + 10i)
+// every rank sends to the next and receives from the previous in one call,
+// inside a depth-0 event per rank spanning the run. With `lone_send`, an
+// MPI_Send on rank 0 first (at 1-2 ns) whose receive is not traced. Event
+// ids: process by process, in start order (write_test_weft): rank 0's are 0
+// (the spanning event), 1 (the lone send, if any), then its calls.
+inline TestTrace sendrecv_ring_trace(int processes, int iterations, bool lone_send) {
+  TestTrace trace;
+  trace.processes = processes;
+  trace.regions.push_back({6, "MPI_Sendrecv", "mpi", RegionKind::Recv});
+  if (lone_send) trace.regions.push_back({7, "MPI_Send", "mpi", RegionKind::Send});
+  EventId next_id = 0;
+  std::vector<std::vector<EventId>> call(static_cast<std::size_t>(processes));
+  auto add = [&](int p, TimeNs start, TimeNs end, std::int64_t region, int depth) {
+    trace.events.push_back({p, start, end, region, depth});
+    return next_id++;
+  };
+  for (int p = 0; p < processes; ++p) {
+    add(p, 0, 10 * iterations + 100, 0, 0);
+    if (p == 0 && lone_send) trace.messages.push_back({0, 1, 1, 3, add(p, 1, 2, 7, 1), -1});
+    for (int i = 0; i < iterations; ++i)
+      call[static_cast<std::size_t>(p)].push_back(add(p, 10 + 10 * i, 15 + 10 * i, 6, 1));
+  }
+  for (int i = 0; i < iterations; ++i)
+    for (int p = 0; p < processes; ++p) {
+      const int to = (p + 1) % processes;
+      const auto ui = static_cast<std::size_t>(i);
+      trace.messages.push_back({p, to, 10 + 10 * i, 15 + 10 * i, call[static_cast<std::size_t>(p)][ui],
+                                call[static_cast<std::size_t>(to)][ui]});
+    }
+  return trace;
+}
+
 // Events of many durations (1 ns to a large part of the trace, so several bucket
 // levels), nested calls, one event per process spanning the whole trace, and
 // messages between random processes.
