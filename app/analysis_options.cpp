@@ -23,10 +23,11 @@ void add_analysis_options(CLI::App* cmd, db::AnalysisSettings& s) {
                   "break partitions at each entry of this region (e.g. an iteration marker)");
 }
 
-void print_analysis_report(const std::string& path, const structure::AnalysisReport& r) {
-  std::printf("%s: %lld communication events, %d partitions, %d phases, %lld global steps\n",
-              escape_control_chars(path).c_str(), static_cast<long long>(r.ops), r.partitions, r.phases,
-              static_cast<long long>(r.global_steps));
+void print_analysis_report(const std::string& path, const structure::AnalysisReport& r, bool quiet) {
+  if (!quiet)
+    std::printf("%s: %lld communication events, %d partitions, %d phases, %lld global steps\n",
+                escape_control_chars(path).c_str(), static_cast<long long>(r.ops), r.partitions, r.phases,
+                static_cast<long long>(r.global_steps));
   auto repair = [](long long count, const char* what) {
     if (count) std::fprintf(stderr, "weft: warning: %lld %s\n", count, what);
   };
@@ -36,13 +37,14 @@ void print_analysis_report(const std::string& path, const structure::AnalysisRep
   repair(r.messages_back_in_time, "message(s) received before they were sent (clock skew); ordered logically");
 }
 
-void print_task_report(const std::string& path, const db::TaskRunReport& r) {
+void print_task_report(const std::string& path, const db::TaskRunReport& r, bool quiet) {
   const charm::TaskAnalysisReport& a = r.analysis;
-  std::printf("%s: task structure: %lld serial blocks, %lld dependency events, %d phases (%d runtime), "
-              "%lld global steps, %lld chare rows; imbalance %.1f %%\n",
-              escape_control_chars(path).c_str(), static_cast<long long>(a.blocks),
-              static_cast<long long>(a.events), a.phases, a.runtime_phases,
-              static_cast<long long>(a.global_steps), static_cast<long long>(r.rows), r.lambda_percent);
+  if (!quiet)
+    std::printf("%s: task structure: %lld serial blocks, %lld dependency events, %d phases (%d runtime), "
+                "%lld global steps, %lld chare rows; imbalance %.1f %%\n",
+                escape_control_chars(path).c_str(), static_cast<long long>(a.blocks),
+                static_cast<long long>(a.events), a.phases, a.runtime_phases,
+                static_cast<long long>(a.global_steps), static_cast<long long>(r.rows), r.lambda_percent);
   if (a.forced_orderings)
     std::fprintf(stderr, "weft: warning: %d dependency cycle(s) broken to order events\n", a.forced_orderings);
 }

@@ -48,7 +48,7 @@ void run_analyze(const AnalyzeArgs& args) {
   if (db::is_projections_run(db)) {
     const db::TaskRunReport report = db::analyze_task_run(db, {args.settings.task_reorder});
     if (!db::has_view_summaries(db)) db::write_view_summaries(db);
-    print_task_report(args.run, report);
+    print_task_report(args.run, report, args.quiet);
     return;
   }
   db::AnalysisSettings settings = args.settings;
@@ -67,7 +67,7 @@ void run_analyze(const AnalyzeArgs& args) {
   // The slider's graph and the level of detail depend on the events only:
   // the ones written at import stay right.
   if (!db::has_view_summaries(db)) db::write_view_summaries(db);
-  print_analysis_report(args.run, report);
+  print_analysis_report(args.run, report, args.quiet);
 }
 
 }  // namespace
@@ -79,7 +79,7 @@ void add_analyze_command(CLI::App& app) {
   add_analysis_options(cmd, args->settings);
   cmd->add_flag("--summaries-only", args->summaries_only,
                 "write only the viewer's summaries (start histogram, level of detail), no structure");
-  cmd->add_flag("-q,--quiet", args->quiet, "no progress bar");
+  cmd->add_flag("-q,--quiet", args->quiet, "no progress bar and no summary line (repairs are still reported)");
   add_cache_option(cmd, args->resources);
   add_threads_option(cmd, args->resources, 2);
   cmd->callback([args] { run_analyze(*args); });

@@ -91,11 +91,11 @@ void run_import(const ImportArgs& args) {
                 static_cast<unsigned long long>(s.records),
                 static_cast<unsigned long long>(s.messages),
                 static_cast<unsigned long long>(s.collectives), s.seconds);
-  if (!args.no_analyze && !args.quiet) {
+  if (!args.no_analyze) {
     if (projections)
-      print_task_report(args.output, task_report);
+      print_task_report(args.output, task_report, args.quiet);
     else
-      print_analysis_report(args.output, report);
+      print_analysis_report(args.output, report, args.quiet);
   }
 }
 

@@ -160,6 +160,30 @@ TEST(ImportBadInput, UnmatchedMessagesAreKeptAndWarned) {
 
 // Without a trace length in the clock properties the importer stages rows and
 // copies them in key order at the end; the result must follow the same rules.
+// A receive completed before its send started (clock skew) is ordered
+// logically and reported: --quiet hides the progress bar and the summary
+// lines, not the repair (weft import and weft analyze alike).
+TEST(ImportBadInput, ClockSkewIsWarnedAboutEvenWhenQuiet) {
+  weft::test::TempDir dir("skew");
+  fs::path anchor = weft::test::write_synthetic_archive(
+      dir.path / "skew",
+      {{{R::Enter, 0, 0}, {R::Enter, 40, 1}, {R::Send, 41, 1}, {R::Leave, 42, 1}, {R::Leave, 100, 0}},
+       {{R::Enter, 0, 0}, {R::Enter, 10, 2}, {R::Recv, 20, 0}, {R::Leave, 21, 2}, {R::Leave, 100, 0}}});
+  fs::path out = dir.path / "out.weft";
+  const std::string warning = "weft: warning: 1 message(s) received before they were sent (clock skew)";
+  for (const std::string& command :
+       {kWeft + " import --quiet " + quoted(anchor) + " -o " + quoted(out), kWeft + " analyze -q " + quoted(out)}) {
+    auto r = run_command(command);
+    EXPECT_EQ(r.exit_code, 0) << command << "\n" << r.output;
+    EXPECT_NE(r.output.find(warning), std::string::npos) << command << "\n" << r.output;
+    EXPECT_EQ(r.output.find("communication events"), std::string::npos) << command << "\n" << r.output;
+  }
+  // Without --quiet the summary line is there too.
+  auto r = run_command(kWeft + " analyze " + quoted(out));
+  EXPECT_NE(r.output.find(": 2 communication events"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(warning), std::string::npos) << r.output;
+}
+
 TEST(ImportOutput, StagedLoadWithoutTraceLength) {
   weft::test::TempDir dir("staged");
   std::vector<std::vector<SyntheticRecord>> locations(3);
