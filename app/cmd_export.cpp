@@ -4,10 +4,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/commands.h"
+#include "app/progress_bar.h"
 #include "app/resource_options.h"
 #include "app/table_writer.h"
 #include "common/error.h"
@@ -28,6 +30,7 @@ struct ExportArgs {
   std::string what = "steps";
   std::string format = "csv";
   std::string output;
+  bool quiet = false;
   ResourceOptions resources;
 };
 
@@ -44,12 +47,21 @@ std::vector<std::string> region_names(db::Database& db) {
   return names;
 }
 
-void export_steps(db::Database& db, TableWriter& w) {
+// The progress bar's share for an export in row order: rows (processes or
+// chares) come in order, so the last row of a batch tells how far it is.
+double share_of(std::int64_t done, std::int64_t total) {
+  return total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
+}
+
+void export_steps(db::Database& db, TableWriter& w, ProgressBar& bar) {
   if (!db::has_structure(db))
     throw Error(db.path(), "no logical structure stored; run `weft analyze " + db.path() + "` first");
   const std::vector<std::string> names = region_names(db);
   auto ref = [&w](std::int64_t v) { v == db::kNullRef ? w.null() : w.integer(v); };
+  const std::optional<db::CommEventBlockKey> key = db::read_comm_event_block_key(db);
+  const std::int64_t rows = key ? key->rows : db.query_int("SELECT count(*) FROM processes");
   db::scan_comm_events(db, [&](std::span<const db::CommEventRecord> batch) {
+    if (!batch.empty()) bar.update(share_of(batch.back().process + 1, rows), "communication events");
     for (const db::CommEventRecord& e : batch) {
       w.integer(e.event);
       w.integer(e.process);
@@ -70,9 +82,13 @@ void export_steps(db::Database& db, TableWriter& w) {
   });
 }
 
-void export_messages(db::Database& db, TableWriter& w) {
+void export_messages(db::Database& db, TableWriter& w, ProgressBar& bar) {
   auto ref = [&w](std::int64_t v) { v == db::kNullRef ? w.null() : w.integer(v); };
+  const std::int64_t messages = db::find_meta_int(db, "count_messages").value_or(0);
+  std::int64_t written = 0;
   db::scan_messages(db, [&](std::span<const db::MessageRecord> batch) {
+    written += static_cast<std::int64_t>(batch.size());
+    bar.update(share_of(written, messages), "messages");
     for (const db::MessageRecord& m : batch) {
       w.integer(m.id);
       ref(m.send_event);
@@ -109,13 +125,16 @@ const std::vector<std::string> kMessageColumns = {"message_id", "send_event_id",
 
 void write_export(db::Database& db, const ExportArgs& args, std::FILE* out) {
   TableFormat format = parse_table_format(args.format);
+  // On a terminal (stderr), for exports over a second: tens of millions of
+  // rows take tens of seconds.
+  ProgressBar bar("exporting", !args.quiet);
   if (args.what == "steps") {
     TableWriter w(out, format, kStepColumns);
-    export_steps(db, w);
+    export_steps(db, w, bar);
     w.finish();
   } else if (args.what == "messages") {
     TableWriter w(out, format, kMessageColumns);
-    export_messages(db, w);
+    export_messages(db, w, bar);
     w.finish();
   } else if (args.what == "migrations") {
     TableWriter w(out, format, {"vp", "from_pe", "to_pe", "time_ns"});
@@ -168,6 +187,7 @@ void add_export_command(CLI::App& app) {
       ->check(CLI::IsMember({"steps", "messages", "migrations"}));
   cmd->add_option("--format", args->format, "csv or json")->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("-o,--output", args->output, "output file (default: standard output)");
+  cmd->add_flag("-q,--quiet", args->quiet, "no progress bar");
   add_cache_option(cmd, args->resources);
   cmd->callback([args] { run_export(*args); });
 }

@@ -1,40 +1,48 @@
 #include "app/table_writer.h"
 
-#include <cinttypes>
+#include <charconv>
 
 #include "common/error.h"
 #include "common/text.h"
 
 namespace weft::app {
+namespace {
 
-TableFormat parse_table_format(const std::string& name) {
-  if (name == "csv") return TableFormat::Csv;
-  if (name == "json") return TableFormat::Json;
-  throw Error("unknown format '" + name + "' (csv or json)");
-}
+constexpr std::size_t kWriteBytes = 64 << 10;
 
 // RFC 4180: a field with a comma, a quote or a line break is quoted and its
 // quotes doubled; line breaks stay as they are inside the quotes. Other
 // control characters (which RFC 4180 does not allow, and which would act on a
 // terminal showing the file) are written as \xNN.
-std::string csv_quote(std::string_view text) {
-  std::string out;
+void append_csv_quoted(std::string& out, std::string_view text) {
+  bool plain = true;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == ',' || c == '"' || c == '\r' || c == '\n' || u < 0x20 || u == 0x7f) plain = false;
+  }
+  if (plain) {  // function names, nearly always
+    out += text;
+    return;
+  }
+  std::string field;
   bool needs_quotes = false;
   for (char c : text) {
     const auto u = static_cast<unsigned char>(c);
     if (c == ',' || c == '"' || c == '\r' || c == '\n') needs_quotes = true;
-    if (c == '"') out += '"';
+    if (c == '"') field += '"';
     if ((u < 0x20 && c != '\r' && c != '\n' && c != '\t') || u == 0x7f) {
-      out += escape_control_chars(std::string_view(&c, 1));
+      field += escape_control_chars(std::string_view(&c, 1));
       continue;
     }
-    out += c;
+    field += c;
   }
-  return needs_quotes ? "\"" + out + "\"" : out;
+  if (needs_quotes) out += '"';
+  out += field;
+  if (needs_quotes) out += '"';
 }
 
-std::string json_quote(std::string_view text) {
-  std::string out = "\"";
+void append_json_quoted(std::string& out, std::string_view text) {
+  out += '"';
   for (unsigned char c : text) {
     switch (c) {
       case '"': out += "\\\""; break;
@@ -52,55 +60,92 @@ std::string json_quote(std::string_view text) {
         }
     }
   }
-  return out + "\"";
+  out += '"';
+}
+
+}  // namespace
+
+TableFormat parse_table_format(const std::string& name) {
+  if (name == "csv") return TableFormat::Csv;
+  if (name == "json") return TableFormat::Json;
+  throw Error("unknown format '" + name + "' (csv or json)");
+}
+
+std::string csv_quote(std::string_view text) {
+  std::string out;
+  append_csv_quoted(out, text);
+  return out;
+}
+
+std::string json_quote(std::string_view text) {
+  std::string out;
+  append_json_quoted(out, text);
+  return out;
 }
 
 TableWriter::TableWriter(std::FILE* out, TableFormat format, std::vector<std::string> columns)
     : out_(out), format_(format), columns_(std::move(columns)) {
+  buffer_.reserve(kWriteBytes + 4096);
   if (format_ == TableFormat::Csv) {
-    for (std::size_t i = 0; i < columns_.size(); ++i)
-      std::fprintf(out_, "%s%s", i ? "," : "", csv_quote(columns_[i]).c_str());
-    std::fputc('\n', out_);
+    for (std::size_t i = 0; i < columns_.size(); ++i) {
+      if (i) buffer_ += ',';
+      append_csv_quoted(buffer_, columns_[i]);
+    }
+    buffer_ += '\n';
   } else {
-    std::fputs("[", out_);
+    for (const std::string& c : columns_) json_keys_.push_back(json_quote(c) + ":");
+    buffer_ += '[';
   }
 }
 
 void TableWriter::begin_value() {
   if (format_ == TableFormat::Csv) {
-    if (column_ > 0) std::fputc(',', out_);
+    if (column_ > 0) buffer_ += ',';
   } else {
-    if (column_ == 0) std::fputs(rows_ > 0 ? ",\n{" : "\n{", out_);
-    else std::fputc(',', out_);
-    std::fprintf(out_, "%s:", json_quote(columns_[column_]).c_str());
+    if (column_ == 0) buffer_ += rows_ > 0 ? ",\n{" : "\n{";
+    else buffer_ += ',';
+    buffer_ += json_keys_[column_];
   }
   ++column_;
 }
 
 void TableWriter::integer(std::int64_t value) {
   begin_value();
-  std::fprintf(out_, "%" PRId64, value);
+  char digits[24];
+  const std::to_chars_result r = std::to_chars(digits, digits + sizeof digits, value);
+  buffer_.append(digits, r.ptr);
 }
 
 void TableWriter::null() {
   begin_value();
-  if (format_ == TableFormat::Json) std::fputs("null", out_);
+  if (format_ == TableFormat::Json) buffer_ += "null";
 }
 
 void TableWriter::text(std::string_view value) {
   begin_value();
-  std::string q = format_ == TableFormat::Csv ? csv_quote(value) : json_quote(value);
-  std::fwrite(q.data(), 1, q.size(), out_);
+  if (format_ == TableFormat::Csv)
+    append_csv_quoted(buffer_, value);
+  else
+    append_json_quoted(buffer_, value);
 }
 
 void TableWriter::end_row() {
-  std::fputs(format_ == TableFormat::Csv ? "\n" : "}", out_);
+  buffer_ += format_ == TableFormat::Csv ? '\n' : '}';
   column_ = 0;
   ++rows_;
+  if (buffer_.size() >= kWriteBytes) write_buffered();
+}
+
+void TableWriter::write_buffered() {
+  // A failed write sets the stream's error flag, which the caller checks
+  // after its last fflush (cmd_export.cpp).
+  std::fwrite(buffer_.data(), 1, buffer_.size(), out_);
+  buffer_.clear();
 }
 
 void TableWriter::finish() {
-  if (format_ == TableFormat::Json) std::fputs("\n]\n", out_);
+  if (format_ == TableFormat::Json) buffer_ += "\n]\n";
+  write_buffered();
 }
 
 }  // namespace weft::app

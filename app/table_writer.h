@@ -22,13 +22,22 @@ class TableWriter {
   void null();
   void text(std::string_view value);
   void end_row();
-  void finish();  // closes the JSON array; call once after the last row
+  void finish();  // closes the JSON array and writes what is buffered; call once after the last row
 
  private:
   void begin_value();
+  void write_buffered();
+
   std::FILE* out_;
   TableFormat format_;
   std::vector<std::string> columns_;
+  // Each value's prefix: its JSON key ("name":), quoted once here rather
+  // than per row.
+  std::vector<std::string> json_keys_;
+  // The rows formatted so far, written out in blocks of ~64 KB: one stdio
+  // call per block instead of a printf per value (an export of 32M rows
+  // spent most of its time parsing format strings).
+  std::string buffer_;
   std::size_t column_ = 0;
   std::int64_t rows_ = 0;
 };
