@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/commands.h"
+#include "common/release_memory.h"
 #include "common/text.h"
 #include "app/resource_options.h"
 #include "charm/task_structure_store.h"
@@ -50,6 +51,11 @@ int run_check(const std::string& path, const ResourceOptions& resources) {
   apply_cache_size(db, resources);
   if (db::is_projections_run(db)) return run_projections_check(db, path);
   db::LoadedCommTrace loaded = db::load_comm_trace(db, {});
+  // Only the trace is checked: the store ids and regions (16 bytes per op and
+  // message) go before the stored results are read.
+  release_memory(loaded.region);
+  release_memory(loaded.message_id);
+  release_memory(loaded.collective_id);
   db::StoredStructure stored = db::read_structure(db, loaded.trace);
   structure::CheckResult r =
       structure::check_structure(loaded.trace, stored.partition, stored.step, stored.lateness);

@@ -670,3 +670,23 @@ TEST(LeapMerge, LeavesTheTopologicalOrderAndItsRuns) {
   }
   EXPECT_GT(merged, 10);  // the leap merge had work to do
 }
+
+// Invariant 4 of `weft check`: every (partition, step) group's least lateness
+// is 0. Groups by hand: (0, 1) = {0, 5} passes; (0, 3) = {3, 7} has no 0;
+// (1, 1) = {0, -2} has a 0 but its least is -2; (1, 5) = {0} passes.
+TEST(StructureCheck, CountsTheGroupsWhoseLeastLatenessIsNotZero) {
+  TraceBuilder b(1);
+  for (int i = 0; i < 7; ++i) b.op(0, 10 * i, 10 * i + 5, OpKind::Send);
+  const CommTrace t = b.build();
+  const std::vector<std::int32_t> partition{0, 0, 0, 0, 1, 1, 1};
+  std::vector<std::int64_t> step{1, 1, 3, 3, 1, 1, 5};
+  const std::vector<TimeNs> lateness{0, 5, 3, 7, 0, -2, 0};
+  EXPECT_EQ(check_structure(t, partition, step, lateness).groups_without_zero_lateness, 2);
+  // A step too large to number the groups in one key (a damaged file):
+  // counted by sorting the triples, with the same answer.
+  step[6] = std::int64_t{1} << 61;
+  EXPECT_EQ(check_structure(t, partition, step, lateness).groups_without_zero_lateness, 2);
+  step[6] = 5;
+  step[5] = -1;  // (1, -1) = {-2} fails on its own, (1, 1) = {0} passes
+  EXPECT_EQ(check_structure(t, partition, step, lateness).groups_without_zero_lateness, 2);
+}

@@ -565,33 +565,32 @@ StoredStructure read_structure(Database& db, const structure::CommTrace& t) {
   s.partition.assign(n, -1);
   s.step.assign(n, -1);
   s.lateness.assign(n, 0);
-  s.global_lateness.assign(n, 0);
-  s.diff_lateness.assign(n, 0);
-  std::vector<char> seen(n, 0);
+  // The records come row by row in event order, so the op after the last one
+  // found is nearly always the next record's: searched for only otherwise.
+  std::size_t next = 0;
+  auto op_of = [&](EventId event) {
+    return next < n && t.event_id[next] == event ? static_cast<OpIndex>(next) : op_of_event(t, event);
+  };
   scan_comm_events(db, [&](std::span<const CommEventRecord> batch) {
     for (const CommEventRecord& e : batch) {
-      OpIndex op = op_of_event(t, e.event);
+      OpIndex op = op_of(e.event);
       if (op == structure::kNoOp) {
         ++s.rows_without_op;
         continue;
       }
       if (is_split_send_half(t, op)) {
         auto h = static_cast<std::size_t>(op);
-        seen[h] = 1;
         s.partition[h] = static_cast<std::int32_t>(e.partition);
         s.step[h] = e.send_step;  // kNullRef (-1) when missing
         ++op;
       }
       auto i = static_cast<std::size_t>(op);
-      seen[i] = 1;
       s.partition[i] = static_cast<std::int32_t>(e.partition);
       s.step[i] = e.step;
       s.lateness[i] = e.lateness_ns;
-      s.global_lateness[i] = e.global_lateness_ns;
-      s.diff_lateness[i] = e.diff_lateness_ns;
+      next = i + 1;
     }
   });
-  s.ops_without_row = static_cast<std::int64_t>(std::count(seen.begin(), seen.end(), 0));
   return s;
 }
 

@@ -61,15 +61,13 @@ void drop_previous_structure_tables(Database& db);
 // them, after the large tables (see write_structure).
 void create_summary_tables(Database& db);
 
-// The stored per-event results, aligned with the ops of a loaded CommTrace.
+// The stored per-event results that `weft check` verifies, aligned with the
+// ops of a loaded CommTrace (-1 where no record names the op).
 struct StoredStructure {
   std::vector<std::int32_t> partition;
   std::vector<std::int64_t> step;  // global step
   std::vector<TimeNs> lateness;
-  std::vector<TimeNs> global_lateness;
-  std::vector<TimeNs> diff_lateness;
   std::int64_t rows_without_op = 0;  // comm_events rows whose event is not an op
-  std::int64_t ops_without_row = 0;
 };
 
 StoredStructure read_structure(Database& db, const structure::CommTrace& trace);
