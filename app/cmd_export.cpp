@@ -1,6 +1,8 @@
 // `weft export RUN.weft --what steps|messages|migrations --format csv|json [-o FILE]`:
 // the logical structure or the matched messages as a table. With -o the file
 // appears complete or not at all (written beside it, renamed at the end).
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <memory>
@@ -126,8 +128,8 @@ const std::vector<std::string> kMessageColumns = {"message_id", "send_event_id",
 void write_export(db::Database& db, const ExportArgs& args, std::FILE* out) {
   TableFormat format = parse_table_format(args.format);
   // On a terminal (stderr), for exports over a second: tens of millions of
-  // rows take tens of seconds.
-  ProgressBar bar("exporting", !args.quiet);
+  // rows take tens of seconds. Not among rows written to the terminal itself.
+  ProgressBar bar("exporting", !args.quiet && (out != stdout || !isatty(STDOUT_FILENO)));
   if (args.what == "steps") {
     TableWriter w(out, format, kStepColumns);
     export_steps(db, w, bar);

@@ -6,6 +6,7 @@
 // within a stage where a loop can tell it. The report is made only when a
 // stage starts or the share done moves by a thousandth, so loops may call
 // within() per batch. One thread (the one running the stages) calls it.
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -35,5 +36,17 @@ class Progress {
   double from_ = 0, until_ = 0;  // the current stage, as shares of the whole
   int reported_permille_ = -1;
 };
+
+// The same through a pointer that may be null (no progress wanted).
+inline void progress_scope(Progress* progress, double from, double until) {
+  if (progress) progress->scope(from, until);
+}
+inline void progress_stage(Progress* progress, std::string name, double until) {
+  if (progress) progress->stage(std::move(name), until);
+}
+// `done` of `total` items of the current stage (a scan's records).
+inline void progress_within(Progress* progress, std::int64_t done, double total) {
+  if (progress) progress->within(static_cast<double>(done) / (total > 1 ? total : 1.0));
+}
 
 }  // namespace weft

@@ -52,9 +52,7 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
   // Each pass's end as a share of the passes' time (16,384 processes x 200
   // iterations), for a progress bar.
-  auto begin = [&options](const char* pass, double until) {
-    if (options.progress) options.progress->stage(pass, until);
-  };
+  auto begin = [&options](const char* pass, double until) { progress_stage(options.progress, pass, until); };
   begin("checking the input", 0.05);
   validate_comm_trace(input);
   auto result = std::make_unique<StructureResult>();

@@ -260,7 +260,7 @@ void mark_calls(Database& db, const RegionKinds& regions, std::int32_t processes
   std::int64_t scanned = 0;
   scan_events(db, [&](std::span<const EventRecord> batch) {
     scanned += static_cast<std::int64_t>(batch.size());
-    if (progress) progress->within(static_cast<double>(scanned) / static_cast<double>(std::max<std::int64_t>(index.events(), 1)));
+    progress_within(progress, scanned, static_cast<double>(index.events()));
     for (const EventRecord& e : batch) {
       if (e.process < 0 || e.process >= processes)
         throw Error(db.path(), "event " + std::to_string(e.id) + " has process " + std::to_string(e.process) +
@@ -282,8 +282,8 @@ void fill_ops(Database& db, const RegionKinds& regions, const EventOpIndex& inde
               ProcessIndex end, LoadedCommTrace& out, Progress* progress = nullptr) {
   // Told of the share of its processes' events filled, counting each
   // process as an equal share of the run's events (no count per range).
-  const double expected_events = static_cast<double>(std::max<std::int64_t>(index.events(), 1)) *
-                                 (end - first) / std::max<std::int32_t>(out.trace.process_count, 1);
+  const double expected_events =
+      static_cast<double>(index.events()) * (end - first) / std::max<std::int32_t>(out.trace.process_count, 1);
   std::int64_t scanned = 0;
   CommTrace& t = out.trace;
   auto put = [&](OpIndex op, const EventRecord& e, OpKind kind) {
@@ -297,7 +297,7 @@ void fill_ops(Database& db, const RegionKinds& regions, const EventOpIndex& inde
   };
   scan_events_of_processes(db, first, end, [&](std::span<const EventRecord> batch) {
     scanned += static_cast<std::int64_t>(batch.size());
-    if (progress) progress->within(static_cast<double>(scanned) / std::max(expected_events, 1.0));
+    progress_within(progress, scanned, expected_events);
     for (const EventRecord& e : batch) {
       OpIndex op = index.op_of(e.id);
       if (op == kNoOp) continue;
@@ -431,10 +431,8 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
 
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
   // Each scan's end as a share of the load's time (16,384 x 200).
-  auto begin = [&options](const char* scan, double until) {
-    if (options.progress) options.progress->stage(scan, until);
-  };
-  begin("reading the events", 0.47);
+  // For a progress bar: each scan ends at its share of the load's time (16,384 x 200).
+  progress_stage(options.progress, "reading the events", 0.47);
   // The messages and collective members are read on a second connection and
   // thread while this one reads the events, when the file can be shared (an
   // import's file is locked to its connection until it is done). Whatever
@@ -469,7 +467,7 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   }
   const std::int64_t ops = index.finish_marking();
   timer.mark("  load: mark references and calls");
-  begin("loading the operations", 1.0);
+  progress_stage(options.progress, "loading the operations", 1.0);
   if (ops > INT32_MAX) throw Error(db.path(), "more than 2^31 communication events");
   const auto n = static_cast<std::size_t>(ops);
   // The op columns are first touched where they are sized (value-initialized):

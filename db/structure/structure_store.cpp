@@ -422,10 +422,7 @@ structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& sett
   ScopedCacheSize cache(db, kAnalysisCacheKiB);
   // The shares of the time of the load, the passes and the write (16,384
   // processes x 200 iterations), for a progress bar.
-  auto scope = [&settings](double from, double until) {
-    if (settings.progress) settings.progress->scope(from, until);
-  };
-  scope(0, 0.30);
+  progress_scope(settings.progress, 0, 0.30);
   LoadedCommTrace loaded = load_comm_trace(
       db, {settings.partition_function, settings.threads > 1, /*validate=*/false, settings.progress});
   db.release_cache_memory();  // the blocks are decoded; the analysis arrays need the room
@@ -434,10 +431,10 @@ structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& sett
   options.threads = settings.threads;
   if (!settings.partition_function.empty()) options.leap_merge = false;
   options.progress = settings.progress;
-  scope(0.30, 0.67);
+  progress_scope(settings.progress, 0.30, 0.67);
   std::unique_ptr<StructureResult> result = structure::analyze_structure(std::move(loaded.trace), options);
   timer.mark("analysis (all passes)");
-  scope(0.67, 1.0);
+  progress_scope(settings.progress, 0.67, 1.0);
   write_structure(db, loaded, *result, settings);
   timer.mark("write");
   return result->report;
@@ -446,7 +443,7 @@ structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& sett
 void write_structure(Database& db, const LoadedCommTrace& loaded, const StructureResult& r,
                      const AnalysisSettings& settings) {
   PhaseTimer timer("WEFT_ANALYZE_TIMING");
-  if (settings.progress) settings.progress->stage("writing the tables", 1.0);
+  progress_stage(settings.progress, "writing the tables", 1.0);
   Transaction tx(db, "BEGIN IMMEDIATE");
   create_structure_tables(db);
   timer.mark("  drop and create tables");
