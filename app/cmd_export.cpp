@@ -125,7 +125,8 @@ const std::vector<std::string> kMessageColumns = {"message_id", "send_event_id",
                                                   "src", "dst", "tag", "communicator", "bytes",
                                                   "send_ns", "recv_ns"};
 
-void write_export(db::Database& db, const ExportArgs& args, std::FILE* out) {
+// Returns the errno of the first failed write, 0 if none.
+int write_export(db::Database& db, const ExportArgs& args, std::FILE* out) {
   TableFormat format = parse_table_format(args.format);
   // On a terminal (stderr), for exports over a second: tens of millions of
   // rows take tens of seconds. Not among rows written to the terminal itself.
@@ -134,17 +135,21 @@ void write_export(db::Database& db, const ExportArgs& args, std::FILE* out) {
     TableWriter w(out, format, kStepColumns);
     export_steps(db, w, bar);
     w.finish();
-  } else if (args.what == "messages") {
+    return w.write_errno();
+  }
+  if (args.what == "messages") {
     TableWriter w(out, format, kMessageColumns);
     export_messages(db, w, bar);
     w.finish();
-  } else if (args.what == "migrations") {
+    return w.write_errno();
+  }
+  if (args.what == "migrations") {
     TableWriter w(out, format, {"vp", "from_pe", "to_pe", "time_ns"});
     export_migrations(db, w);
     w.finish();
-  } else {
-    throw Error("export: unknown --what '" + args.what + "' (steps, messages or migrations)");
+    return w.write_errno();
   }
+  throw Error("export: unknown --what '" + args.what + "' (steps, messages or migrations)");
 }
 
 void run_export(const ExportArgs& args) {
@@ -152,24 +157,25 @@ void run_export(const ExportArgs& args) {
   db::Database db = db::open_run(args.run);
   apply_cache_size(db, args.resources);
   if (args.output.empty()) {
-    write_export(db, args, stdout);
-    if (std::fflush(stdout) != 0 || std::ferror(stdout))
-      throw Error("standard output", "write failed: " + db::write_error_text(errno));
+    const int write_errno = write_export(db, args, stdout);
+    if (write_errno != 0 || std::fflush(stdout) != 0 || std::ferror(stdout))
+      throw Error("standard output", "write failed: " + db::write_error_text(write_errno ? write_errno : errno));
     return;
   }
   db::AtomicOutput output(args.output, true);
   // Synced while it is written: commit() then waits for the last few MiB.
   std::FILE* f = db::open_with_early_writeback(output.temp_path());
   if (!f) throw Error(args.output, "cannot write: " + db::write_error_text(errno));
+  int write_errno = 0;
   try {
-    write_export(db, args, f);
+    write_errno = write_export(db, args, f);
   } catch (...) {
     std::fclose(f);
     throw;
   }
   errno = 0;
-  bool failed = std::fflush(f) != 0 || std::ferror(f);
-  int error_number = errno;
+  bool failed = write_errno != 0 || std::fflush(f) != 0 || std::ferror(f);
+  int error_number = write_errno ? write_errno : errno;
   if (std::fclose(f) != 0 && !failed) {
     failed = true;
     error_number = errno;

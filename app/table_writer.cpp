@@ -1,5 +1,6 @@
 #include "app/table_writer.h"
 
+#include <cerrno>
 #include <charconv>
 
 #include "common/error.h"
@@ -137,9 +138,11 @@ void TableWriter::end_row() {
 }
 
 void TableWriter::write_buffered() {
-  // A failed write sets the stream's error flag, which the caller checks
-  // after its last fflush (cmd_export.cpp).
-  std::fwrite(buffer_.data(), 1, buffer_.size(), out_);
+  // The first failure's errno is kept: the stream's error flag alone would
+  // leave the caller's final fflush nothing to fail on, and errno unset.
+  errno = 0;
+  if (write_errno_ == 0 && std::fwrite(buffer_.data(), 1, buffer_.size(), out_) != buffer_.size())
+    write_errno_ = errno != 0 ? errno : EIO;
   buffer_.clear();
 }
 

@@ -23,6 +23,9 @@ class TableWriter {
   void text(std::string_view value);
   void end_row();
   void finish();  // closes the JSON array and writes what is buffered; call once after the last row
+  // The errno of the first write that failed (ENOSPC: disk full), 0 if none.
+  // Once one has failed, the rest are dropped: the output is incomplete.
+  int write_errno() const { return write_errno_; }
 
  private:
   void begin_value();
@@ -40,6 +43,7 @@ class TableWriter {
   std::string buffer_;
   std::size_t column_ = 0;
   std::int64_t rows_ = 0;
+  int write_errno_ = 0;
 };
 
 std::string csv_quote(std::string_view text);
