@@ -15,6 +15,7 @@
 #include "app/resource_options.h"
 #include "app/table_writer.h"
 #include "common/error.h"
+#include "common/progress.h"
 #include "store/atomic_output.h"
 #include "store/background_sync.h"
 #include "store/meta.h"
@@ -49,21 +50,17 @@ std::vector<std::string> region_names(db::Database& db) {
   return names;
 }
 
-// The progress bar's share for an export in row order: rows (processes or
-// chares) come in order, so the last row of a batch tells how far it is.
-double share_of(std::int64_t done, std::int64_t total) {
-  return total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
-}
-
-void export_steps(db::Database& db, TableWriter& w, ProgressBar& bar) {
+void export_steps(db::Database& db, TableWriter& w, Progress& progress) {
   if (!db::has_structure(db))
     throw Error(db.path(), "no logical structure stored; run `weft analyze " + db.path() + "` first");
   const std::vector<std::string> names = region_names(db);
   auto ref = [&w](std::int64_t v) { v == db::kNullRef ? w.null() : w.integer(v); };
   const std::optional<db::CommEventBlockKey> key = db::read_comm_event_block_key(db);
   const std::int64_t rows = key ? key->rows : db.query_int("SELECT count(*) FROM processes");
+  progress.stage("communication events", 1.0);
   db::scan_comm_events(db, [&](std::span<const db::CommEventRecord> batch) {
-    if (!batch.empty()) bar.update(share_of(batch.back().process + 1, rows), "communication events");
+    // Rows (processes or chares) come in order: a batch's last row tells how far it is.
+    if (!batch.empty()) progress_within(&progress, batch.back().process + 1, static_cast<double>(rows));
     for (const db::CommEventRecord& e : batch) {
       w.integer(e.event);
       w.integer(e.process);
@@ -84,13 +81,14 @@ void export_steps(db::Database& db, TableWriter& w, ProgressBar& bar) {
   });
 }
 
-void export_messages(db::Database& db, TableWriter& w, ProgressBar& bar) {
+void export_messages(db::Database& db, TableWriter& w, Progress& progress) {
   auto ref = [&w](std::int64_t v) { v == db::kNullRef ? w.null() : w.integer(v); };
   const std::int64_t messages = db::find_meta_int(db, "count_messages").value_or(0);
   std::int64_t written = 0;
+  progress.stage("messages", 1.0);
   db::scan_messages(db, [&](std::span<const db::MessageRecord> batch) {
     written += static_cast<std::int64_t>(batch.size());
-    bar.update(share_of(written, messages), "messages");
+    progress_within(&progress, written, static_cast<double>(messages));
     for (const db::MessageRecord& m : batch) {
       w.integer(m.id);
       ref(m.send_event);
@@ -131,15 +129,16 @@ int write_export(db::Database& db, const ExportArgs& args, std::FILE* out) {
   // On a terminal (stderr), for exports over a second: tens of millions of
   // rows take tens of seconds. Not among rows written to the terminal itself.
   ProgressBar bar("exporting", !args.quiet && (out != stdout || !isatty(STDOUT_FILENO)));
+  Progress progress([&bar](const std::string& stage, double done) { bar.update(done, stage); });
   if (args.what == "steps") {
     TableWriter w(out, format, kStepColumns);
-    export_steps(db, w, bar);
+    export_steps(db, w, progress);
     w.finish();
     return w.write_errno();
   }
   if (args.what == "messages") {
     TableWriter w(out, format, kMessageColumns);
-    export_messages(db, w, bar);
+    export_messages(db, w, progress);
     w.finish();
     return w.write_errno();
   }
