@@ -12,7 +12,7 @@ class TraceBuilder {
  public:
   explicit TraceBuilder(std::int32_t processes) { t_.process_count = processes; }
   // `event`: the op's event id; by default the op's index.
-  OpIndex op(ProcessIndex p, TimeNs start, TimeNs end, OpKind kind, EventId event = -1) {
+  OpIndex op(ProcessIndex p, TimeNs start, TimeNs end, OpKind kind, StoredEventId event = -1) {
     t_.process.push_back(p);
     t_.start.push_back(start);
     t_.end.push_back(end);

@@ -118,7 +118,7 @@ TEST(CommTraceLoader, ASendrecvIsASendAndAReceiveOnOneEvent) {
     // (2), the Waitall of process 1 (3: a message's receive event; process
     // 0's completes nothing and is no op), event 6 split (4, 5).
     ASSERT_EQ(t.op_count(), 6) << two_threads;
-    EXPECT_EQ(t.event_id, (std::vector<weft::EventId>{1, 1, 4, 5, 6, 6})) << two_threads;
+    EXPECT_EQ(t.event_id, (std::vector<weft::structure::StoredEventId>{1, 1, 4, 5, 6, 6})) << two_threads;
     EXPECT_EQ(t.kind, (std::vector<OpKind>{OpKind::Send, OpKind::Recv, OpKind::Isend, OpKind::Wait, OpKind::Send,
                                            OpKind::Recv}))
         << two_threads;

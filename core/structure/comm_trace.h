@@ -30,6 +30,9 @@ inline bool is_send(OpKind k) { return k == OpKind::Send || k == OpKind::Isend; 
 // early as its happened-before predecessors allow.
 inline bool defines_stride(OpKind k) { return is_send(k) || k == OpKind::Collective; }
 
+// An event id of a store whose ids fit 31 bits (CommTrace::event_id).
+using StoredEventId = std::int32_t;
+
 struct CommTrace {
   std::int32_t process_count = 0;
 
@@ -39,8 +42,11 @@ struct CommTrace {
   std::vector<TimeNs> end;
   std::vector<OpKind> kind;
   // The op's event in the store, for writing results back. Optional: the
-  // analysis never reads it, so its own (coalesced) copy leaves it empty.
-  std::vector<EventId> event_id;
+  // analysis never reads it (InputOps takes it before the ops are coalesced).
+  // 32 bits: a store's event ids are 0 .. events - 1 (docs/schema.md), and
+  // the loader refuses more than 2^31 - 1 events; 4 bytes per op less at
+  // the analysis' peak than the store's 64-bit ids.
+  std::vector<StoredEventId> event_id;
   // Optional (empty unless user partitions are requested): the op's segment,
   // i.e. how many times its process had entered the partition function before it.
   std::vector<std::int32_t> segment;

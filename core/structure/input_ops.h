@@ -11,13 +11,15 @@
 //    coalesced run is consecutive ops).
 //  - An input op that became an analyzed op alone takes its process, kind and
 //    times from it; only the members of coalesced runs keep their own times.
-//  - Event ids as 32-bit offsets from the id of their process's first op.
+//  - The event ids: the input's own 32-bit column, taken over rather than
+//    copied (the analyzed trace never reads it).
 //  - The input op that sent each message: which Isend of a run sent it. The
 //    receiving op is never part of a run, so the analyzed trace has it (the
 //    analyzed op's one input op).
 #include <cstdint>
 #include <vector>
 
+#include "common/default_init_allocator.h"
 #include "structure/comm_trace.h"
 #include "structure/rank_bits.h"
 
@@ -41,9 +43,9 @@ class InputOps {
   // `starts`: the ops of `input` that start an analyzed op, members counted
   // (input op i became analyzed op starts.rank(i + 1) - 1; the analyzed op of
   // a run of several input ops has their process and kind, as coalesce_isends
-  // makes it). Throws weft::Error when a process's event ids span 2^32 or
-  // more. `threads`: 2 builds its two parts side by side.
-  InputOps(const CommTrace& input, RankBits starts, int threads = 1);
+  // makes it). Takes the event ids of `input` (its event_id is left empty);
+  // reads the rest. `threads`: 2 builds its two parts side by side.
+  InputOps(CommTrace& input, RankBits starts, int threads = 1);
   // Which input ops start an analyzed op (for coalesce_isends).
   const RankBits& starts() const { return starts_; }
 
@@ -98,15 +100,15 @@ class InputOps {
         op.start = analyzed.start[a];
         op.end = analyzed.end[a];
       }
-      if (event_offset_.empty()) {
+      if (event_id_.empty()) {
         op.event_id = -1;
         op.shares_event_with_next = false;
       } else {
+        // An event id is one event's, so two ops with one id are one
+        // process's consecutive ops.
         auto ui = static_cast<std::size_t>(i);
-        const EventId base = event_base_[static_cast<std::size_t>(op.process)];
-        op.event_id = base + event_offset_[ui];
-        op.shares_event_with_next =
-            ui + 1 < event_offset_.size() && !process_starts_at(i + 1) && event_offset_[ui + 1] == event_offset_[ui];
+        op.event_id = event_id_[ui];
+        op.shares_event_with_next = ui + 1 < event_id_.size() && event_id_[ui + 1] == event_id_[ui];
       }
       if (!f(static_cast<const InputOp&>(op))) return {i, static_cast<std::int32_t>(member)};
       if (grouped) ++member;
@@ -115,17 +117,14 @@ class InputOps {
   }
 
  private:
-  void keep_run_members(const CommTrace& input);            // member_start_, member_end_
-  void keep_event_ids_and_senders(const CommTrace& input);  // process_starts_, event ids, msg_send_op_
+  // member_start_, member_end_, msg_send_op_, process_first_op_, process_first_member_
+  void keep_run_members_and_senders(const CommTrace& input, int threads);
   bool starts_new(OpIndex i) const { return starts_.test(static_cast<std::size_t>(i)); }
-  bool process_starts_at(OpIndex i) const { return process_starts_.test(static_cast<std::size_t>(i)); }
 
-  RankBits starts_;          // input ops that start a new analyzed op
-  RankBits process_starts_;  // input ops that are their process's first
-  std::vector<TimeNs> member_start_, member_end_;  // ops of coalesced runs, in input order
-  std::vector<EventId> event_base_;                // per process: event id of its first op
-  std::vector<std::uint32_t> event_offset_;        // per input op: event id - its process's base
-  std::vector<OpIndex> msg_send_op_;
+  RankBits starts_;  // input ops that start a new analyzed op
+  UninitializedVector<TimeNs> member_start_, member_end_;  // ops of coalesced runs, in input order
+  std::vector<StoredEventId> event_id_;                    // per input op (empty when the input had none)
+  UninitializedVector<OpIndex> msg_send_op_;
   // Per process (and one past the last): its first input op and that op's
   // member index, where a walk over one process starts.
   std::vector<OpIndex> process_first_op_;
