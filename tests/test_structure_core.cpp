@@ -9,6 +9,7 @@
 
 #include "structure/analysis.h"
 #include "structure/leap_merge.h"
+#include "structure/mandatory_partitions.h"
 #include "structure/message_passing_reorder.h"
 #include "structure/step_assignment.h"
 #include "structure/structure_check.h"
@@ -638,6 +639,95 @@ TEST(PartitionGraph, PassesInTwoPartsGiveWhatOneThreadGives) {
     EXPECT_EQ(merge_cycles_and_order(t, two, two_graph, 2), merge_cycles_and_order(t, one, one_graph, 1)) << seed;
     EXPECT_EQ(two.of_op, one.of_op) << seed;
     expect_same_graph(two_graph, one_graph, "after the order");
+  }
+}
+
+// §3.1's mandatory partitions by hand: p0 sends a to p1 (received by b), p1
+// posts an Irecv c whose message d (sent by p2's Isend e, completed by its
+// wait f) a Waitall g completes; p2's h and p1's i are a collective; p0's j
+// is alone. The ops are numbered process by process (a j b c g i e f h), and
+// the sets in order of their smallest op: {a, b}, {j}, {c, g, e, f} (the post
+// joins the wait, the Isend its completing wait), {i, h}.
+// With two threads the unions are split (messages in halves, collectives on
+// the second) and the labels are the same.
+TEST(MandatoryPartitions, MessagesWaitallsAndCollectivesMergeTheirOpsOnOneThreadOrTwo) {
+  TraceBuilder b(3);
+  const OpIndex a = b.op(0, 0, 1, OpKind::Send), j = b.op(0, 5, 6, OpKind::Send);
+  const OpIndex bb = b.op(1, 2, 3, OpKind::Recv), c = b.op(1, 4, 5, OpKind::Irecv);
+  const OpIndex g = b.op(1, 6, 9, OpKind::Wait), i = b.op(1, 10, 11, OpKind::Collective);
+  const OpIndex e = b.op(2, 0, 1, OpKind::Isend), f = b.op(2, 2, 3, OpKind::Wait);
+  const OpIndex h = b.op(2, 10, 12, OpKind::Collective);
+  b.message(a, bb);
+  b.message(e, g, c, f);
+  b.message(kNoOp, bb);  // one-sided: unites nothing
+  b.collective({h, i});
+  const CommTrace t = b.build();
+  std::vector<std::int32_t> expected(static_cast<std::size_t>(t.op_count()));
+  auto label = [&](OpIndex op, std::int32_t l) { expected[static_cast<std::size_t>(op)] = l; };
+  label(a, 0), label(bb, 0), label(j, 1), label(c, 2), label(g, 2), label(e, 2), label(f, 2), label(i, 3), label(h, 3);
+  for (int threads : {1, 2}) {
+    const Partitioning parts = mandatory_partitions(t, threads);
+    EXPECT_EQ(parts.count, 4) << threads;
+    EXPECT_EQ(parts.of_op, expected) << threads;
+  }
+}
+
+// Random messages among many ops, so that the two threads' unions meet in
+// the same sets: the labels are one thread's, and those of a plain
+// flood fill numbered by smallest op.
+TEST(MandatoryPartitions, TwoThreadsGiveWhatAFloodFillGives) {
+  for (std::uint32_t seed = 1; seed <= 30; ++seed) {
+    std::uint64_t x = seed * 2654435761u + 7;
+    auto next = [&](std::uint32_t n) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      return static_cast<OpIndex>((x >> 33) % n);
+    };
+    constexpr std::int32_t kProcesses = 8, kOpsEach = 500;
+    TraceBuilder b(kProcesses);
+    for (ProcessIndex p = 0; p < kProcesses; ++p)
+      for (std::int32_t k = 0; k < kOpsEach; ++k) b.op(p, 2 * k, 2 * k + 1, OpKind::Send);
+    const auto ops = static_cast<std::uint32_t>(kProcesses * kOpsEach);
+    const std::uint32_t messages = 800 + 100 * (seed % 10);  // ~1 op in 4-7 left alone
+    for (std::uint32_t m = 0; m < messages; ++m)
+      b.message(next(ops), next(ops), m % 3 == 0 ? next(ops) : kNoOp, m % 5 == 0 ? next(ops) : kNoOp);
+    b.collective({next(ops), next(ops), next(ops)});
+    const CommTrace t = b.build();
+
+    // The flood fill over the same edges.
+    std::vector<std::vector<OpIndex>> edges(ops);
+    auto edge = [&](OpIndex u, OpIndex v) {
+      if (u == kNoOp || v == kNoOp) return;
+      edges[static_cast<std::size_t>(u)].push_back(v);
+      edges[static_cast<std::size_t>(v)].push_back(u);
+    };
+    for (std::size_t m = 0; m < t.msg_send_op.size(); ++m) {
+      edge(t.msg_send_op[m], t.msg_recv_op[m]);
+      edge(t.msg_post_op[m], t.msg_recv_op[m]);
+      edge(t.msg_send_op[m], t.msg_send_done_op[m]);
+    }
+    for (std::size_t k = 1; k < t.coll_members.size(); ++k) edge(t.coll_members[0], t.coll_members[k]);
+    std::vector<std::int32_t> flood(ops, -1);
+    std::int32_t sets = 0;
+    for (OpIndex start = 0; start < static_cast<OpIndex>(ops); ++start) {
+      if (flood[static_cast<std::size_t>(start)] >= 0) continue;
+      std::vector<OpIndex> stack{start};
+      flood[static_cast<std::size_t>(start)] = sets;
+      while (!stack.empty()) {
+        const OpIndex u = stack.back();
+        stack.pop_back();
+        for (OpIndex v : edges[static_cast<std::size_t>(u)])
+          if (flood[static_cast<std::size_t>(v)] < 0) {
+            flood[static_cast<std::size_t>(v)] = sets;
+            stack.push_back(v);
+          }
+      }
+      ++sets;
+    }
+    const Partitioning one = mandatory_partitions(t, 1), two = mandatory_partitions(t, 2);
+    EXPECT_EQ(one.count, sets) << seed;
+    EXPECT_EQ(one.of_op, flood) << seed;
+    EXPECT_EQ(two.count, sets) << seed;
+    EXPECT_EQ(two.of_op, flood) << seed;
   }
 }
 

@@ -79,7 +79,7 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
 
   // §3.1: mandatory partitions, cycles merged, then leaps completed.
   begin("mandatory partitions", 0.32);
-  r.parts = mandatory_partitions(t);
+  r.parts = mandatory_partitions(t, options.threads);
   report.mandatory_partitions = r.parts.count;
   // Which Irecv posted a message and which wait completed an Isend only unite
   // partitions; released here, they are not at the strides' peak memory.

@@ -14,6 +14,7 @@
 
 namespace weft::structure {
 
-Partitioning mandatory_partitions(const CommTrace& trace);
+// `threads`: 2 splits the unions between two threads (the result is the same).
+Partitioning mandatory_partitions(const CommTrace& trace, int threads = 1);
 
 }  // namespace weft::structure
