@@ -9,6 +9,7 @@
 // Only for arrays that are written whole before they are read.
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
