@@ -17,6 +17,7 @@
 #include "app/timeline_data.h"
 #include "app/video_sink.h"
 #include "common/error.h"
+#include "particle_renderer.h"
 #include "store/window_query.h"
 
 namespace weft::app {
@@ -77,10 +78,20 @@ void run_record(const RecordOptions& options) {
   auto since_start_ms = [&started] {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   };
+  // Each frame's two halves, the first frame left out: the view's update
+  // (reading ahead, retiring, uploading, the draw calls) and the frame's end
+  // (ImGui, the GPU finishing, the pixels read back).
+  std::vector<double> update_ms, readback_ms;
   for (int k = 0; k < frames; ++k) {
+    const auto begun = std::chrono::steady_clock::now();
     frame.begin();
     view->draw_at(static_cast<double>(k) / std::max(frames - 1, 1), frame.area(), size.width, size.height);
+    const auto drawn = std::chrono::steady_clock::now();
     frame.finish(pixels);
+    if (k > 0) {
+      update_ms.push_back(std::chrono::duration<double, std::milli>(drawn - begun).count());
+      readback_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - drawn).count());
+    }
     if (sink) sink->write(pixels);
     max_live = std::max(max_live, view->live_particles());
     if (k == 0) first_ms = since_start_ms();
@@ -88,9 +99,17 @@ void run_record(const RecordOptions& options) {
   const double rest_ms = since_start_ms() - first_ms;
   if (sink) std::printf("%s\n", sink->finish().c_str());
   // The first frame also plays the run up to --from; the rate is of the others.
-  std::printf("frames=%d size=%dx%d first_frame_ms=%.0f frames_per_s=%.1f max_live_particles=%zu peak_rss_mb=%.1f\n",
+  // The renderer and the particle path say which machine the figures are of.
+  std::printf("frames=%d size=%dx%d first_frame_ms=%.0f frames_per_s=%.1f max_live_particles=%zu peak_rss_mb=%.1f",
               frames, size.width, size.height, first_ms, frames > 1 ? (frames - 1) * 1000.0 / rest_ms : 0.0,
               max_live, peak_resident_mb());
+  if (frames > 1)
+    std::printf(" update_p50_ms=%.2f update_p95_ms=%.2f readback_p50_ms=%.2f", percentile(update_ms, 0.5),
+                percentile(update_ms, 0.95), percentile(readback_ms, 0.5));
+  std::printf(" renderer=\"%s\"", frame.renderer().c_str());
+  if (spec.view == "particles")
+    std::printf(" particle_path=\"%s\"", render::particle_path_name(render::particle_path_for_context()));
+  std::printf("\n");
 }
 
 }  // namespace

@@ -34,6 +34,7 @@ class HeadlessFrame {
   void finish(std::vector<std::uint8_t>& pixels);
   Size size() const { return size_; }           // layout units
   Size pixel_size() const { return pixels_; }   // the image
+  std::string renderer() const { return context_.renderer(); }  // GL_RENDERER
 
  private:
   Size size_;
