@@ -55,9 +55,7 @@ void ParticleView::set_region_color(std::int32_t region, render::Rgba8 color) {
   if (region < 0 || static_cast<std::size_t>(region) >= colors_.size()) return;
   colors_[static_cast<std::size_t>(region)] = color;
   feed_.set_color(region, color);
-  for (std::size_t i = 0; i < field_.size(); ++i)
-    if (field_.region[i] == region) field_.color[i] = color;
-  field_changed_ = true;
+  field_.recolor(region, color);
 }
 
 render::ParticleScale ParticleView::scale() const {
@@ -101,13 +99,11 @@ void ParticleView::play_to(TimeNs t) {
   }
   feed_.advance(t, scale(), field_, &history_);
   now_ = t;
-  field_changed_ = true;
 }
 
 void ParticleView::jump_to(TimeNs t) {
   feed_.seek(t, scale(), field_);
   now_ = t;
-  field_changed_ = true;
 }
 
 void ParticleView::replay_to(TimeNs t) {
@@ -119,9 +115,7 @@ void ParticleView::replay_to(TimeNs t) {
 void ParticleView::draw(int framebuffer_width, int framebuffer_height, bool hover) {
   // The plot's own pixels go straight into the framebuffer, under the ImGui text.
   const render::PixelRect& plot = layout_.plot;
-  renderer_->draw(plot, framebuffer_width, framebuffer_height, field_, field_changed_, now_, scale(), history_,
-                  settings_.omin);
-  field_changed_ = false;
+  renderer_->draw(plot, framebuffer_width, framebuffer_height, field_, now_, scale(), history_, settings_.omin);
   draw_axes();
   draw_segments();
   draw_legend();

@@ -95,7 +95,6 @@ class ParticleView {
   ProcessIndex first_process_ = 0;
   std::size_t shown_processes_ = 1;
   TimeNs now_ = 0;
-  bool field_changed_ = true;
 };
 
 }  // namespace weft::app

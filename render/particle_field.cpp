@@ -11,6 +11,8 @@ void ParticleField::clear() {
   px.clear();
   stop_py.clear();
   placed = 0;
+  mirrored = 0;
+  ++version;
   id.clear();
   process.clear();
   x_share.clear();
@@ -18,6 +20,12 @@ void ParticleField::clear() {
   end_ns.clear();
   region.clear();
   color.clear();
+}
+
+void ParticleField::recolor(std::int32_t r, Rgba8 c) {
+  for (std::size_t i = 0; i < size(); ++i)
+    if (region[i] == r) color[i] = c;
+  ++version;
 }
 
 void ParticleField::add(EventId event, ProcessIndex proc, TimeNs start, TimeNs end, std::int32_t region_pos,
@@ -68,6 +76,7 @@ ParticlePixel particle_pixel(const ParticleField& field, std::size_t i, TimeNs n
 std::size_t ParticleField::retire(TimeNs now, const ParticleScale& scale, ParticleHistory* history) {
   std::size_t kept = 0;
   std::size_t kept_placed = 0;
+  std::size_t kept_mirrored = 0;
   const std::size_t n = size();
   for (std::size_t i = 0; i < n; ++i) {
     const bool gone = static_cast<double>(now - end_ns[i]) >= scale.fade_ns && now >= end_ns[i];
@@ -90,9 +99,11 @@ std::size_t ParticleField::retire(TimeNs now, const ParticleScale& scale, Partic
       stop_py[kept] = stop_py[i];
     }
     kept_placed += i < placed;
+    kept_mirrored += i < mirrored;
     ++kept;
   }
   placed = kept_placed;
+  mirrored = kept_mirrored;
   px.resize(kept);
   stop_py.resize(kept);
   id.resize(kept);

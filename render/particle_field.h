@@ -46,11 +46,20 @@ struct ParticleField {
   int placed_width = 0;
   int placed_height = 0;
   double placed_dmax = 0;
+  // The first `mirrored` particles are in the GPU's instance buffer
+  // (ParticleInstances), which then appends only the rest. retire() keeps
+  // both counts to the particles it keeps, which stay in order.
+  std::size_t mirrored = 0;
+  // Changes when particles change other than by add() and retire() (clear,
+  // recolor): the instance buffer is then rebuilt.
+  std::uint64_t version = 0;
   std::size_t size() const { return id.size(); }
   // Fills px and stop_py for a plot of `width` × `height` (all of them again
   // when the size or d_max changed, else only the particles added since).
   void place(int width, int height, const ParticleScale& scale);
   void clear();
+  // Gives the particles of `region` the color `c`.
+  void recolor(std::int32_t region, Rgba8 c);
   // Adds the event of `proc`, which must be one of the processes `scale` shows.
   void add(EventId event, ProcessIndex proc, TimeNs start, TimeNs end, std::int32_t region_pos, Rgba8 c,
            const ParticleScale& scale);

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "history_textures.h"
-#include "instance_buffers.h"
+#include "particle_instances.h"
 #include "particle_scale.h"
 #include "shader_program.h"
 #include "texel_texture.h"
@@ -78,13 +78,7 @@ ParticleRenderer::ParticleRenderer(ParticlePath path)
   if (path_ == ParticlePath::GpuInstanced) {
     point_program_ = std::make_unique<ShaderProgram>("particle_point.vert", "particle_point.frag");
     history_textures_ = std::make_unique<HistoryTextures>();
-    glGenVertexArrays(1, &point_vao_);
-    glGenBuffers(3, point_buffers_);
-    attach_instanced(point_vao_, point_buffers_[0], 0, 2, GL_FLOAT, GL_FALSE);
-    attach_instanced(point_vao_, point_buffers_[1], 1, 2, GL_FLOAT, GL_FALSE);
-    attach_instanced(point_vao_, point_buffers_[2], 2, 4, GL_UNSIGNED_BYTE, GL_TRUE);
-    glBindVertexArray(0);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    instances_ = std::make_unique<ParticleInstances>();
   }
 }
 
@@ -92,10 +86,6 @@ ParticleRenderer::~ParticleRenderer() {
   glDeleteTextures(1, &history_texture_);
   glDeleteTextures(1, &splat_texture_);
   glDeleteVertexArrays(1, &empty_vao_);
-  if (point_vao_) {
-    glDeleteVertexArrays(1, &point_vao_);
-    glDeleteBuffers(3, point_buffers_);
-  }
 }
 
 void ParticleRenderer::upload_image(GLuint texture, int width, int height, const std::vector<Rgba8>& pixels) {
@@ -124,41 +114,25 @@ void ParticleRenderer::draw_image(GLuint texture, const PixelRect& rect, int fb_
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-void ParticleRenderer::draw_instanced(const PixelRect& plot, int fb_w, int fb_h, const ParticleField& field,
-                                      bool changed, TimeNs now, const ParticleScale& scale) {
-  if (changed || point_count_ != static_cast<GLsizei>(field.size())) {
-    // Times relative to the present keep float precision where ages are small.
-    origin_ns_ = now;
-    const std::size_t n = field.size();
-    place_.resize(2 * n);
-    times_.resize(2 * n);
-    for (std::size_t i = 0; i < n; ++i) {
-      place_[2 * i] = field.x_share[i];
-      place_[2 * i + 1] = static_cast<float>(scale.segment_of(field.process[i]));
-      times_[2 * i] = static_cast<float>(field.start_ns[i] - origin_ns_);
-      times_[2 * i + 1] = static_cast<float>(field.end_ns[i] - origin_ns_);
-    }
-    upload_array(point_buffers_[0], place_, GL_STREAM_DRAW);
-    upload_array(point_buffers_[1], times_, GL_STREAM_DRAW);
-    upload_array(point_buffers_[2], field.color, GL_STREAM_DRAW);
-    point_count_ = static_cast<GLsizei>(n);
-  }
-  if (point_count_ == 0) return;
+void ParticleRenderer::draw_instanced(const PixelRect& plot, int fb_w, int fb_h, ParticleField& field, TimeNs now,
+                                      const ParticleScale& scale) {
+  instances_->sync(field, scale);
+  if (instances_->slots() == 0) return;
   point_program_->use();
   glUniform4f(point_program_->uniform("u_plot"), plot.x, plot.y, plot.width, plot.height);
   glUniform2f(point_program_->uniform("u_framebuffer"), static_cast<float>(fb_w), static_cast<float>(fb_h));
-  glUniform1f(point_program_->uniform("u_now"), static_cast<float>(now - origin_ns_));
+  glUniform2ui(point_program_->uniform("u_now"), time_low_bits(now), time_high_bits(now));
   glUniform1f(point_program_->uniform("u_ln_dmax"), static_cast<float>(std::log(std::max(scale.dmax_ns, 2.0))));
   glUniform1f(point_program_->uniform("u_fade_ns"), static_cast<float>(scale.fade_ns));
   glUniform1f(point_program_->uniform("u_process_count"),
               static_cast<float>(std::max<std::size_t>(scale.process_count, 1)));
   glUniform1f(point_program_->uniform("u_dot"), static_cast<float>(kParticleDotPx));
-  glBindVertexArray(point_vao_);
-  glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, point_count_);
+  glBindVertexArray(instances_->vertex_array());
+  glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, instances_->slots());
 }
 
 void ParticleRenderer::draw(const PixelRect& plot, int framebuffer_width, int framebuffer_height,
-                            ParticleField& field, bool field_changed, TimeNs now,
+                            ParticleField& field, TimeNs now,
                             const ParticleScale& scale, ParticleHistory& history, float omin) {
   const int width = history.width();
   const int height = history.height();
@@ -185,7 +159,7 @@ void ParticleRenderer::draw(const PixelRect& plot, int framebuffer_width, int fr
     upload_image(splat_texture_, width, height, pixels_);
     draw_image(splat_texture_, rect, framebuffer_width, framebuffer_height);
   } else {
-    draw_instanced(rect, framebuffer_width, framebuffer_height, field, field_changed, now, scale);
+    draw_instanced(rect, framebuffer_width, framebuffer_height, field, now, scale);
   }
   glBindVertexArray(0);
   glUseProgram(0);

@@ -9,8 +9,8 @@
 //  - CpuSplat: the particles are splatted into an RGBA8 image, one upload and
 //    one textured quad per frame;
 //  - GpuInstanced: one instanced draw of all particles; the vertex shader
-//    moves and fades them (particle_point.vert), so a paused frame uploads
-//    nothing.
+//    moves and fades them (particle_point.vert), and a frame uploads only the
+//    particles started since the last one (ParticleInstances).
 // Both draw the same pixels. The history follows the path: with the CPU
 // splat it is kept and tone mapped on the CPU (ParticleHistory::tone_map)
 // and uploaded only when it changed; with instanced drawing it lives in
@@ -27,6 +27,7 @@
 namespace weft::render {
 
 class HistoryTextures;
+class ParticleInstances;
 class ShaderProgram;
 
 enum class ParticlePath { CpuSplat, GpuInstanced };
@@ -57,16 +58,17 @@ class ParticleRenderer {
 
   ParticlePath path() const { return path_; }
   // Draws `history` (of history_store_for(path())) tone mapped with `omin`,
-  // then the particles at `now`, into `plot` (its size must be the history's). `field_changed`: the field is not
-  // the one drawn last time (the GPU path then uploads it again).
+  // then the particles at `now`, into `plot` (its size must be the history's).
   void draw(const PixelRect& plot, int framebuffer_width, int framebuffer_height, ParticleField& field,
-            bool field_changed, TimeNs now, const ParticleScale& scale, ParticleHistory& history, float omin);
+            TimeNs now, const ParticleScale& scale, ParticleHistory& history, float omin);
+  // The GPU path's instance buffer (null on the CPU path), for tests.
+  const ParticleInstances* instances() const { return instances_.get(); }
 
  private:
   void draw_image(GLuint texture, const PixelRect& rect, int fb_w, int fb_h);
   void upload_image(GLuint texture, int width, int height, const std::vector<Rgba8>& pixels);
-  void draw_instanced(const PixelRect& plot, int fb_w, int fb_h, const ParticleField& field, bool changed,
-                      TimeNs now, const ParticleScale& scale);
+  void draw_instanced(const PixelRect& plot, int fb_w, int fb_h, ParticleField& field, TimeNs now,
+                      const ParticleScale& scale);
 
   ParticlePath path_;
   std::unique_ptr<ShaderProgram> image_program_;
@@ -75,16 +77,11 @@ class ParticleRenderer {
   GLuint history_texture_ = 0;
   GLuint splat_texture_ = 0;
   GLuint empty_vao_ = 0;
-  GLuint point_vao_ = 0;
-  GLuint point_buffers_[3] = {};  // place, times, color
-  GLsizei point_count_ = 0;
-  TimeNs origin_ns_ = 0;       // the instanced times are relative to it
+  std::unique_ptr<ParticleInstances> instances_;     // GpuInstanced
   int history_size_[2] = {0, 0};
   float toned_omin_ = -1;      // the O_min the uploaded history was tone mapped with
   int splat_size_[2] = {0, 0};
   std::vector<Rgba8> pixels_;  // reused for the tone mapped history and the splat
-  std::vector<float> place_;   // reused instance arrays
-  std::vector<float> times_;
 };
 
 }  // namespace weft::render
