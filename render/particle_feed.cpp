@@ -14,18 +14,40 @@ std::vector<std::uint8_t> particle_region_mask(const db::RegionTable& regions) {
   return mask;
 }
 
-ParticleFeed::ParticleFeed(db::WindowQuery& query, std::vector<Rgba8> colors)
-    : query_(query), colors_(std::move(colors)), mask_(particle_region_mask(query.regions())) {}
+ParticleFeed::ParticleFeed(db::WindowQuery& query, std::vector<Rgba8> colors, std::int64_t chunk_events)
+    : query_(query),
+      chunk_events_(std::max<std::int64_t>(chunk_events, 1)),
+      colors_(std::move(colors)),
+      mask_(particle_region_mask(query.regions())) {}
+
+ParticleFeed::~ParticleFeed() { drop_read_ahead(); }
+
+void ParticleFeed::drop_read_ahead() {
+  if (!reading_ahead_.valid()) return;
+  try {
+    reading_ahead_.get();
+  } catch (...) {
+    // Dropped unread; reading the same chunk again reports the error.
+  }
+  ahead_.forget();
+}
+
+void ParticleFeed::Chunk::forget() {
+  events.clear();
+  after = upto = kNone;
+}
 
 TimeNs ParticleFeed::chunk_ns() const {
-  // About 2^18 events per read when events are spread evenly over the run.
+  // About chunk_events_ events per read when events are spread evenly over the run.
   const auto& meta = query_.meta();
   const double events = static_cast<double>(std::max<std::int64_t>(meta.count_events, 1));
   const double span = static_cast<double>(std::max<TimeNs>(meta.trace_end_ns, 1));
-  return std::max<TimeNs>(1, static_cast<TimeNs>(std::ceil(span * 262144.0 / events)));
+  return std::max<TimeNs>(1, static_cast<TimeNs>(std::ceil(span * static_cast<double>(chunk_events_) / events)));
 }
 
 void ParticleFeed::scan_run() {
+  drop_read_ahead();
+  db::WindowEvents& window = events_;
   longest_ = 0;
   particle_events_ = 0;
   const TimeNs end = query_.meta().trace_end_ns;
@@ -33,15 +55,15 @@ void ParticleFeed::scan_run() {
   const auto last = static_cast<ProcessIndex>(std::max<std::size_t>(query_.processes().size(), 1) - 1);
   for (TimeNs t0 = 0; t0 <= end; t0 += chunk) {
     const TimeNs t1 = std::min(end, t0 + chunk - 1);
-    query_.read_events({t0, t1, 0, last}, events_);
-    for (std::size_t i = 0; i < events_.size(); ++i) {
+    query_.read_events({t0, t1, 0, last}, window);
+    for (std::size_t i = 0; i < window.size(); ++i) {
       // Counted in the chunk it starts in (windows overlap long events).
-      const TimeNs start = std::max<TimeNs>(events_.start_ns[i], 0);
+      const TimeNs start = std::max<TimeNs>(window.start_ns[i], 0);
       if (start < t0 || start > t1) continue;
-      const auto r = events_.region[i];
+      const auto r = window.region[i];
       if (r < 0 || !mask_[static_cast<std::size_t>(r)]) continue;
       ++particle_events_;
-      longest_ = std::max(longest_, events_.end_ns[i] - events_.start_ns[i]);
+      longest_ = std::max(longest_, window.end_ns[i] - window.start_ns[i]);
     }
   }
 }
@@ -59,17 +81,19 @@ std::int64_t ParticleFeed::particle_events() {
 void ParticleFeed::add_window(TimeNs after, TimeNs upto, TimeNs min_end, const ParticleScale& scale,
                               ParticleField& field) {
   if (upto <= after || query_.processes().size() == 0) return;
+  drop_read_ahead();
+  db::WindowEvents& window = events_;
   // Events of the shown processes overlapping [max(after + 1, min_end), upto];
   // only those starting in (after, upto] are new (the window also returns
   // earlier, longer ones).
-  query_.read_events({std::max(after + 1, min_end), upto, scale.first_process, scale.last_process()}, events_);
-  for (std::size_t i = 0; i < events_.size(); ++i) {
-    const TimeNs start = events_.start_ns[i];
+  query_.read_events({std::max(after + 1, min_end), upto, scale.first_process, scale.last_process()}, window);
+  for (std::size_t i = 0; i < window.size(); ++i) {
+    const TimeNs start = window.start_ns[i];
     if (start > upto || (start <= after && min_end > after)) continue;
-    const auto r = events_.region[i];
+    const auto r = window.region[i];
     if (r < 0 || !mask_[static_cast<std::size_t>(r)]) continue;
     const auto pos = static_cast<std::size_t>(r);
-    field.add(events_.id[i], events_.process[i], start, events_.end_ns[i], r,
+    field.add(window.id[i], window.process[i], start, window.end_ns[i], r,
               pos < colors_.size() ? colors_[pos] : rgba8(255, 0, 255), scale);
   }
 }
@@ -79,10 +103,11 @@ void ParticleFeed::set_color(std::int32_t region, Rgba8 color) {
 }
 
 void ParticleFeed::rewind(ParticleField& field) {
+  drop_read_ahead();
   field.clear();
   now_ = -1;
   fetched_ = -1;
-  pending_.clear();
+  pending_.forget();
   pending_next_ = 0;
 }
 
@@ -95,36 +120,65 @@ void ParticleFeed::seek(TimeNs t, const ParticleScale& scale, ParticleField& fie
   field.retire(t, scale, nullptr);
   now_ = t;
   fetched_ = t;
-  pending_.clear();
+  pending_.forget();
   pending_next_ = 0;
 }
 
-void ParticleFeed::fetch(TimeNs upto, const ParticleScale& scale) {
-  pending_.clear();
-  pending_next_ = 0;
-  if (upto <= fetched_ || query_.processes().size() == 0) {
-    fetched_ = std::max(fetched_, upto);
-    return;
-  }
-  query_.read_events({fetched_ + 1, upto, scale.first_process, scale.last_process()}, events_);
-  // Only the particle events that start in (fetched_, upto], in start order.
+void ParticleFeed::read_chunk(Chunk& chunk) {
+  chunk.events.clear();
+  if (chunk.upto <= chunk.after || chunk.last < chunk.first) return;
+  query_.read_events({chunk.after + 1, chunk.upto, chunk.first, chunk.last}, events_);
+  const db::WindowEvents& w = events_;
+  // Only the particle events that start in (after, upto], in start order.
   order_.clear();
-  for (std::size_t i = 0; i < events_.size(); ++i) {
-    const TimeNs start = events_.start_ns[i];
-    const auto r = events_.region[i];
-    if (start <= fetched_ || start > upto || r < 0 || !mask_[static_cast<std::size_t>(r)]) continue;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const TimeNs start = w.start_ns[i];
+    const auto r = w.region[i];
+    if (start <= chunk.after || start > chunk.upto || r < 0 || !mask_[static_cast<std::size_t>(r)]) continue;
     order_.push_back(static_cast<std::uint32_t>(i));
   }
   std::stable_sort(order_.begin(), order_.end(),
-                   [this](std::uint32_t a, std::uint32_t b) { return events_.start_ns[a] < events_.start_ns[b]; });
+                   [&w](std::uint32_t a, std::uint32_t b) { return w.start_ns[a] < w.start_ns[b]; });
   for (std::uint32_t i : order_) {
-    pending_.id.push_back(events_.id[i]);
-    pending_.process.push_back(events_.process[i]);
-    pending_.start_ns.push_back(events_.start_ns[i]);
-    pending_.end_ns.push_back(events_.end_ns[i]);
-    pending_.region.push_back(events_.region[i]);
+    chunk.events.id.push_back(w.id[i]);
+    chunk.events.process.push_back(w.process[i]);
+    chunk.events.start_ns.push_back(w.start_ns[i]);
+    chunk.events.end_ns.push_back(w.end_ns[i]);
+    chunk.events.region.push_back(w.region[i]);
+  }
+}
+
+void ParticleFeed::fetch(TimeNs upto, const ParticleScale& scale) {
+  pending_next_ = 0;
+  if (upto <= fetched_ || query_.processes().size() == 0) {
+    pending_.forget();
+    fetched_ = std::max(fetched_, upto);
+    return;
+  }
+  const ProcessIndex first = scale.first_process, last = scale.last_process();
+  if (reading_ahead_.valid()) {
+    reading_ahead_.get();  // rethrows the helper's error
+    if (ahead_.after == fetched_ && ahead_.upto == upto && ahead_.first == first && ahead_.last == last)
+      std::swap(pending_, ahead_);
+    else
+      ahead_.forget();
+  }
+  if (pending_.after != fetched_ || pending_.upto != upto || pending_.first != first || pending_.last != last) {
+    pending_.after = fetched_;
+    pending_.upto = upto;
+    pending_.first = first;
+    pending_.last = last;
+    read_chunk(pending_);
   }
   fetched_ = upto;
+  // The next chunk, as advance() will ask for it, while this one is played.
+  if (fetched_ < query_.meta().trace_end_ns) {
+    ahead_.after = fetched_;
+    ahead_.upto = fetched_ + chunk_ns();
+    ahead_.first = first;
+    ahead_.last = last;
+    reading_ahead_ = std::async(std::launch::async, [this] { read_chunk(ahead_); });
+  }
 }
 
 void ParticleFeed::advance(TimeNs t, const ParticleScale& scale, ParticleField& field, ParticleHistory* history) {
@@ -133,12 +187,13 @@ void ParticleFeed::advance(TimeNs t, const ParticleScale& scale, ParticleField& 
   while (now_ < t) {
     // Read ahead a chunk at a time (many frames' worth), retiring at most a
     // chunk at once so that a long jump never holds the whole run.
-    if (pending_next_ >= pending_.size() && fetched_ <= now_) fetch(now_ + chunk, scale);
+    if (pending_next_ >= pending_.events.size() && fetched_ <= now_) fetch(now_ + chunk, scale);
     const TimeNs next = std::min({t, fetched_, now_ + chunk});
-    while (pending_next_ < pending_.size() && pending_.start_ns[pending_next_] <= next) {
+    const db::WindowEvents& p = pending_.events;
+    while (pending_next_ < p.size() && p.start_ns[pending_next_] <= next) {
       const std::size_t i = pending_next_++;
-      const auto pos = static_cast<std::size_t>(pending_.region[i]);
-      field.add(pending_.id[i], pending_.process[i], pending_.start_ns[i], pending_.end_ns[i], pending_.region[i],
+      const auto pos = static_cast<std::size_t>(p.region[i]);
+      field.add(p.id[i], p.process[i], p.start_ns[i], p.end_ns[i], p.region[i],
                 pos < colors_.size() ? colors_[pos] : rgba8(255, 0, 255), scale);
     }
     field.retire(next, scale, history);

@@ -5,6 +5,8 @@
 // start since the last one, one range scan per bucket level (db/store/
 // window_query.h), never the whole run.
 #include <cstdint>
+#include <future>
+#include <limits>
 #include <vector>
 
 #include "common/types.h"
@@ -22,8 +24,15 @@ std::vector<std::uint8_t> particle_region_mask(const db::RegionTable& regions);
 class ParticleFeed {
  public:
   // `colors` by region position (region_colors). Reads through `query`, which
-  // must outlive the feed and belong to the calling thread.
-  ParticleFeed(db::WindowQuery& query, std::vector<Rgba8> colors);
+  // must outlive the feed; nothing else may use it while the feed lives (the
+  // feed reads the next chunk on a helper thread while frames are played).
+  // `chunk_events`: about how many events one read ahead holds (tests make
+  // it small to play across many chunks).
+  ParticleFeed(db::WindowQuery& query, std::vector<Rgba8> colors, std::int64_t chunk_events = kChunkEvents);
+  ~ParticleFeed();
+  static constexpr std::int64_t kChunkEvents = std::int64_t{1} << 18;
+  ParticleFeed(const ParticleFeed&) = delete;
+  ParticleFeed& operator=(const ParticleFeed&) = delete;
 
   // The longest duration of a particle event in the run, d_max of the log
   // scale; one streaming pass over the run the first time it is asked.
@@ -49,27 +58,54 @@ class ParticleFeed {
   void rewind(ParticleField& field);
 
  private:
+  // The particle events of processes [first, last] starting in (after,
+  // upto], by start time.
+  struct Chunk {
+    static constexpr TimeNs kNone = std::numeric_limits<TimeNs>::min();
+    TimeNs after = kNone;
+    TimeNs upto = kNone;
+    ProcessIndex first = 0;
+    ProcessIndex last = -1;
+    db::WindowEvents events;
+    // Empty, and matching no range asked for.
+    void forget();
+  };
+
   void add_window(TimeNs after, TimeNs upto, TimeNs min_end, const ParticleScale& scale, ParticleField& field);
-  // Reads the particle events of the processes `scale` shows starting in
-  // (fetched_, upto] into pending_, by start.
+  // Makes pending_ the chunk of the processes `scale` shows starting in
+  // (fetched_, upto]: the one read ahead when it is that one, else read now.
+  // Then starts reading the chunk after it on the helper thread.
   void fetch(TimeNs upto, const ParticleScale& scale);
+  // Fills `chunk.events` for its range, through events_ and order_: on
+  // either thread, one read at a time (the query's and the scratch's rule).
+  void read_chunk(Chunk& chunk);
+  // Waits for the chunk being read ahead, if any, and forgets it: before the
+  // query is used here, and when the play jumps.
+  void drop_read_ahead();
   void scan_run();
   TimeNs chunk_ns() const;
 
   db::WindowQuery& query_;
+  std::int64_t chunk_events_;
   std::vector<Rgba8> colors_;
   std::vector<std::uint8_t> mask_;
-  db::WindowEvents events_;  // reused for every window
+  // Scratch of every read: the window, and its particle events by start.
+  db::WindowEvents events_;
+  std::vector<std::uint32_t> order_;
   // Events read ahead of now_ (a chunk holds many frames), by start time;
   // pending_next_ is the first not yet handed to the field. They cover
   // starts in (now_, fetched_].
-  db::WindowEvents pending_;
-  std::vector<std::uint32_t> order_;  // scratch: pending_ sorted by start
+  Chunk pending_;
   std::size_t pending_next_ = 0;
   TimeNs fetched_ = -1;
   TimeNs now_ = -1;
   TimeNs longest_ = -1;
   std::int64_t particle_events_ = 0;
+  // The chunk after pending_, read meanwhile on a helper thread: a chunk
+  // (2^18 events) took 40-130 ms to read, one frame in eight at 1% of a
+  // 3.2M-event run per frame, which stalled that frame.
+  Chunk ahead_;
+  std::future<void> reading_ahead_;  // last: waited for before the chunks go
 };
 
 }  // namespace weft::render

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <set>
 
 #include "particle_feed.h"
@@ -234,7 +235,10 @@ TEST(ParticleFeed, ProcessRangeReadsOnlyItsProcesses) {
   EXPECT_EQ(history.max_density(), 1.0f);
 }
 
-TEST(ParticleFeed, OneJumpEqualsFrameByFramePlay) {
+namespace {
+
+// 8 processes of 300 events each, random gaps and durations up to ~22 µs.
+std::string write_random_feed_trace(const char* name) {
   weft::testing::TestTrace trace;
   trace.processes = 8;
   std::mt19937 rng(3);
@@ -247,8 +251,23 @@ TEST(ParticleFeed, OneJumpEqualsFrameByFramePlay) {
       t += d;
     }
   }
-  const std::string path = weft::testing::temp_weft_path("particles_play");
+  const std::string path = weft::testing::temp_weft_path(name);
   weft::testing::write_test_weft(path, trace);
+  return path;
+}
+
+void expect_same_particles(const ParticleField& a, const ParticleField& b, const ParticleHistory& ha,
+                           const ParticleHistory& hb, const std::string& when) {
+  std::multiset<EventId> ia(a.id.begin(), a.id.end()), ib(b.id.begin(), b.id.end());
+  EXPECT_EQ(ia, ib) << when;
+  for (int y = 0; y < ha.height(); ++y)
+    for (int x = 0; x < ha.width(); ++x) ASSERT_EQ(ha.density(x, y), hb.density(x, y)) << when << " at " << x << "," << y;
+}
+
+}  // namespace
+
+TEST(ParticleFeed, OneJumpEqualsFrameByFramePlay) {
+  const std::string path = write_random_feed_trace("particles_play");
   db::WindowQuery query(path);
   ParticleScale scale;
   scale.process_count = 8;
@@ -272,4 +291,46 @@ TEST(ParticleFeed, OneJumpEqualsFrameByFramePlay) {
   std::multiset<EventId> a(f1.id.begin(), f1.id.end()), b(f2.id.begin(), f2.id.end());
   EXPECT_EQ(a, b);
   EXPECT_GT(a.size(), 0u);
+}
+
+// Played in chunks of about 40 events, each read ahead on the helper thread
+// while the one before it is played, with jumps back and forth between the
+// plays (which drop the chunk being read ahead): the same particles and the
+// same history, step by step, as one chunk holding the whole run.
+TEST(ParticleFeed, ReadAheadChunksGiveWhatOneChunkGives) {
+  const std::string path = write_random_feed_trace("particles_chunks");
+  db::WindowQuery q1(path), q2(path);
+  ParticleFeed chunked(q1, region_colors(q1.regions()), 40);
+  ParticleFeed whole(q2, region_colors(q2.regions()), std::int64_t{1} << 30);
+  ParticleScale scale;
+  scale.process_count = 8;
+  scale.fade_ns = 3000;
+  scale.dmax_ns = static_cast<double>(whole.longest_duration());
+  ParticleField f1, f2;
+  ParticleHistory h1, h2;
+  h1.resize(64, 64);
+  h2.resize(64, 64);
+  const TimeNs end = q1.meta().trace_end_ns;
+  auto play = [&](TimeNs from, TimeNs to, TimeNs step) {
+    for (TimeNs t = from; t <= to; t += step) {
+      chunked.advance(t, scale, f1, &h1);
+      whole.advance(t, scale, f2, &h2);
+      expect_same_particles(f1, f2, h1, h2, "at " + std::to_string(t));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  };
+  play(0, end / 3, 311);
+  chunked.seek(end / 5, scale, f1);  // back, while the next chunk is being read
+  whole.seek(end / 5, scale, f2);
+  play(end / 5, end / 2, 97);
+  chunked.seek(end * 3 / 4, scale, f1);  // forward
+  whole.seek(end * 3 / 4, scale, f2);
+  play(end * 3 / 4, end + 5000, 523);
+  chunked.rewind(f1);
+  whole.rewind(f2);
+  h1.clear();
+  h2.clear();
+  play(0, end / 4, 1013);
+  EXPECT_GT(f1.size(), 0u);
+  EXPECT_FALSE(h1.empty());
 }
