@@ -104,8 +104,9 @@ void run_record(const RecordOptions& options) {
               frames, size.width, size.height, first_ms, frames > 1 ? (frames - 1) * 1000.0 / rest_ms : 0.0,
               max_live, peak_resident_mb());
   if (frames > 1)
-    std::printf(" update_p50_ms=%.2f update_p95_ms=%.2f readback_p50_ms=%.2f", percentile(update_ms, 0.5),
-                percentile(update_ms, 0.95), percentile(readback_ms, 0.5));
+    std::printf(" update_p50_ms=%.2f update_p95_ms=%.2f update_max_ms=%.2f readback_p50_ms=%.2f",
+                percentile(update_ms, 0.5), percentile(update_ms, 0.95), percentile(update_ms, 1.0),
+                percentile(readback_ms, 0.5));
   std::printf(" renderer=\"%s\"", frame.renderer().c_str());
   if (spec.view == "particles")
     std::printf(" particle_path=\"%s\"", render::particle_path_name(render::particle_path_for_context()));
