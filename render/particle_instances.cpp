@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "instance_buffers.h"
+
 namespace weft::render {
 
 namespace {
@@ -11,17 +13,6 @@ namespace {
 // that a small field is not rebuilt every few frames.
 constexpr std::size_t kSlack = 1 << 16;
 
-void attach(GLuint location, GLint components, GLenum type, bool integer, std::size_t offset) {
-  const auto* pointer = reinterpret_cast<const void*>(offset);
-  constexpr auto stride = static_cast<GLsizei>(sizeof(ParticleInstance));
-  glEnableVertexAttribArray(location);
-  if (integer)
-    glVertexAttribIPointer(location, components, type, stride, pointer);
-  else
-    glVertexAttribPointer(location, components, type, type == GL_UNSIGNED_BYTE ? GL_TRUE : GL_FALSE, stride, pointer);
-  glVertexAttribDivisor(location, 1);
-}
-
 }  // namespace
 
 ParticleInstances::ParticleInstances() {
@@ -29,10 +20,11 @@ ParticleInstances::ParticleInstances() {
   glGenBuffers(1, &buffer_);
   glBindVertexArray(vao_);
   glBindBuffer(GL_ARRAY_BUFFER, buffer_);
-  attach(0, 2, GL_FLOAT, false, offsetof(ParticleInstance, x_share));
-  attach(1, 2, GL_UNSIGNED_INT, true, offsetof(ParticleInstance, start_lo));
-  attach(2, 1, GL_FLOAT, false, offsetof(ParticleInstance, duration_ns));
-  attach(3, 4, GL_UNSIGNED_BYTE, false, offsetof(ParticleInstance, color));
+  constexpr auto stride = static_cast<GLsizei>(sizeof(ParticleInstance));
+  attach_instance_attribute(0, 2, GL_FLOAT, GL_FALSE, stride, offsetof(ParticleInstance, x_share));
+  attach_instance_attribute(1, 2, GL_UNSIGNED_INT, GL_FALSE, stride, offsetof(ParticleInstance, start_lo), true);
+  attach_instance_attribute(2, 1, GL_FLOAT, GL_FALSE, stride, offsetof(ParticleInstance, duration_ns));
+  attach_instance_attribute(3, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, offsetof(ParticleInstance, color));
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
