@@ -30,10 +30,12 @@ void run_analyze(const AnalyzeArgs& args) {
   // that readers keep reading the old analysis (store/write_journal.h).
   // synchronous=NORMAL: a commit is atomic either way; in WAL mode its
   // durability across a power cut is deferred to the next checkpoint. The
-  // syncs wait for less with early writeback.
+  // syncs wait for less with early writeback. It is set before the switch to
+  // the rollback journal, so that the switch's own transaction syncs its
+  // journal once (FULL syncs it again after rewriting its header).
   db::Database db = db::open_run(args.run, db::Database::Mode::ReadWrite, db::Database::Writeback::Early);
-  const db::WriteJournal journal(db);
   db.exec("PRAGMA synchronous=NORMAL;");
+  const db::WriteJournal journal(db);
   // Debian's SQLite zeroes every freed page (SECURE_DELETE), which makes
   // dropping the previous analysis write (and journal) all its pages.
   db.exec("PRAGMA secure_delete=OFF;");
