@@ -1,106 +1,147 @@
-// The level-of-detail tiles' codec (db/summary/lod_tiles.h): each tile is a
-// zlib stream whose deflate is zlib's and whose header and Adler-32 trailer
-// are written by weft (db/store/adler32.h). The streams must be the bytes
-// zlib's own wrapper writes at the same settings, so that files written
-// before and after read alike, and must decompress to the cells.
+// The level-of-detail tiles' codec (db/summary/lod_tiles.h): tiles are
+// written as a tag and an LZ4 block, left out when all zero, and read back
+// through the table as the cells they hold; the zlib tiles of files written
+// before still read; a damaged tile is an error naming the file.
 #include <gtest/gtest.h>
 #include <zlib.h>
 
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
-#include "store/adler32.h"
+#include "common/error.h"
 #include "summary/lod_tiles.h"
+#include "weft_test_db.h"
 
 using namespace weft;
 
 namespace {
 
-std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<std::uint8_t> v(n);
-  for (std::uint8_t& b : v) b = static_cast<std::uint8_t>(rng());
-  return v;
+constexpr int kCellBytes = 5;
+constexpr std::int64_t kBins = 2500;  // three tiles per row: 1,024, 1,024 and 452 bins
+constexpr const char* kTable = "test_lod";
+
+// Two rows of kBins five-byte cells: row 0 long runs of one cell over its
+// first tile, then zeros (its second and third tiles are all zero); row 1
+// random cells.
+std::vector<std::uint8_t> test_cells() {
+  std::vector<std::uint8_t> cells(2 * kBins * kCellBytes, 0);
+  std::mt19937 rng(3);
+  for (std::int64_t bin = 0; bin < kBins; ++bin)
+    for (int f = 0; f < kCellBytes; ++f) {
+      const auto i = static_cast<std::size_t>(bin * kCellBytes + f);
+      cells[i] = bin < 1024 ? static_cast<std::uint8_t>(bin / 100 + f) : 0;
+      cells[static_cast<std::size_t>(kBins * kCellBytes) + i] = static_cast<std::uint8_t>(rng());
+    }
+  return cells;
 }
 
-std::uint32_t zlib_adler32(std::uint32_t adler, const std::uint8_t* p, std::size_t n) {
-  return static_cast<std::uint32_t>(adler32(adler, p, static_cast<uInt>(n)));
+// Reads bins [i0, i1] of both rows of level (2, 3) of `path`'s table.
+db::CellGrid read_window(const std::string& path, std::int64_t i0, std::int64_t i1) {
+  db::Database db(path, db::Database::Mode::ReadOnly);
+  db::TileReader reader(db, kTable);
+  db::CellGrid grid;
+  reader.read(2, 3, 0, 1, i0, i1, kBins, kCellBytes, grid);
+  return grid;
 }
 
-// zlib's stream of `raw` at the tiles' settings (lod_tiles.cpp): level 1, a
-// 2^13-byte window, memory level 4, zlib's wrapper.
-std::vector<std::uint8_t> zlib_wrapped(const std::vector<std::uint8_t>& raw) {
-  z_stream s{};
-  EXPECT_EQ(deflateInit2(&s, 1, Z_DEFLATED, 13, 4, Z_DEFAULT_STRATEGY), Z_OK);
-  std::vector<std::uint8_t> out(deflateBound(&s, static_cast<uLong>(raw.size())));
-  s.next_in = const_cast<Bytef*>(raw.data());
-  s.avail_in = static_cast<uInt>(raw.size());
-  s.next_out = out.data();
-  s.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&s, Z_FINISH), Z_STREAM_END);
-  out.resize(out.size() - s.avail_out);
-  deflateEnd(&s);
+// The cells of bins [i0, i1] of both rows, as a CellGrid holds them.
+std::vector<std::uint8_t, HugePageAllocator<std::uint8_t>> expected_window(const std::vector<std::uint8_t>& cells, std::int64_t i0, std::int64_t i1) {
+  std::vector<std::uint8_t, HugePageAllocator<std::uint8_t>> out;
+  for (std::int64_t row = 0; row < 2; ++row) {
+    const auto begin = cells.begin() + static_cast<std::ptrdiff_t>((row * kBins + i0) * kCellBytes);
+    out.insert(out.end(), begin, begin + static_cast<std::ptrdiff_t>((i1 - i0 + 1) * kCellBytes));
+  }
   return out;
+}
+
+// A database at `path` whose table holds `tiles`.
+void write_table(const std::string& path, const db::CompressedTiles& tiles) {
+  db::Database db(path, db::Database::Mode::Create);
+  db::create_tile_table(db, kTable);
+  db::insert_tiles(db, kTable, tiles);
 }
 
 }  // namespace
 
-TEST(Adler32, MatchesZlibAtEveryLengthAlignmentAndStart) {
-  const std::vector<std::uint8_t> bytes = random_bytes(20000, 7);
-  std::mt19937 rng(11);
-  // Every length up to 200 (the 32-byte steps and the tail), then lengths
-  // around the reduction interval (5,552 bytes) and beyond, at odd offsets
-  // and from running sums other than 1.
-  std::vector<std::size_t> lengths;
-  for (std::size_t n = 0; n <= 200; ++n) lengths.push_back(n);
-  for (std::size_t n : {5520, 5551, 5552, 5553, 5584, 11104, 11135, 19990}) lengths.push_back(n);
-  for (std::size_t n : lengths)
-    for (std::size_t offset : {0, 1, 7, 31}) {
-      if (offset + n > bytes.size()) continue;
-      for (std::uint32_t start : {1u, 0xfff0fff0u % 65521u * 65537u, static_cast<std::uint32_t>(rng()) % 65521u}) {
-        const std::uint8_t* p = bytes.data() + offset;
-        EXPECT_EQ(db::update_adler32(start, p, n), zlib_adler32(start, p, n)) << "length " << n << " offset " << offset;
-      }
-    }
-}
-
-TEST(Adler32, AllOnesBytesReachTheLargestSumsWithoutOverflow) {
-  // 0xff bytes make both sums grow fastest: the worst case for the lanes.
-  const std::vector<std::uint8_t> ones(3 * 5552 + 45, 0xff);
-  for (std::uint32_t start : {1u, (65520u << 16) | 65520u})
-    EXPECT_EQ(db::update_adler32(start, ones.data(), ones.size()), zlib_adler32(start, ones.data(), ones.size()));
-}
-
-TEST(LodTiles, TilesAreZlibsOwnStreamsAndDecompressToTheCells) {
-  // Two rows of 2,500 five-byte cells (three tiles each: 1,024, 1,024, 452
-  // bins): long runs of one cell, random cells, and an all-zero tile, which
-  // is left out.
-  constexpr int kCellBytes = 5;
-  constexpr std::int64_t kBins = 2500;
-  std::vector<std::uint8_t> cells(2 * kBins * kCellBytes, 0);
-  const std::vector<std::uint8_t> noise = random_bytes(cells.size(), 3);
-  for (std::int64_t bin = 0; bin < kBins; ++bin)
-    for (int f = 0; f < kCellBytes; ++f) {
-      const auto i = static_cast<std::size_t>(bin * kCellBytes + f);
-      cells[i] = bin < 1024 ? static_cast<std::uint8_t>(bin / 100 + f) : 0;                      // row 0: runs, then zeros
-      cells[static_cast<std::size_t>(kBins * kCellBytes) + i] = noise[i];                         // row 1: random
-    }
+TEST(LodTiles, TilesReadBackAsTheirCellsAndAllZeroTilesAreLeftOut) {
+  const std::vector<std::uint8_t> cells = test_cells();
   db::CompressedTiles tiles;
   db::compress_tiles(2, 3, 2, kBins, kCellBytes, cells.data(), tiles);
   ASSERT_EQ(tiles.tiles.size(), 4u);  // row 0's second and third tiles are all zero
   for (const db::CompressedTiles::Tile& tile : tiles.tiles) {
-    const std::int64_t first_bin = tile.tile * db::kLodTileBins;
-    const std::int64_t count = std::min(db::kLodTileBins, kBins - first_bin);
-    const auto begin = cells.begin() + static_cast<std::ptrdiff_t>((tile.block * kBins + first_bin) * kCellBytes);
-    const std::vector<std::uint8_t> raw(begin, begin + static_cast<std::ptrdiff_t>(count * kCellBytes));
-    const std::vector<std::uint8_t> stored(tiles.bytes.begin() + static_cast<std::ptrdiff_t>(tile.offset),
-                                           tiles.bytes.begin() + static_cast<std::ptrdiff_t>(tile.offset + tile.size));
-    EXPECT_EQ(stored, zlib_wrapped(raw)) << "block " << tile.block << " tile " << tile.tile;
-    std::vector<std::uint8_t> back(raw.size() + 1);
-    uLongf size = static_cast<uLongf>(back.size());
-    ASSERT_EQ(uncompress(back.data(), &size, stored.data(), static_cast<uLong>(stored.size())), Z_OK);
-    back.resize(size);
-    EXPECT_EQ(back, raw);
+    ASSERT_GT(tile.size, 1u);
+    EXPECT_EQ(tiles.bytes[tile.offset], 'L') << "block " << tile.block << " tile " << tile.tile;  // an LZ4 tile
+  }
+  // Row 0's runs compress; row 1's random cells cannot (LZ4 stores them with
+  // a few bytes of framing).
+  EXPECT_LT(tiles.tiles[0].size, 1024u * kCellBytes / 20);
+  EXPECT_GE(tiles.tiles[1].size, 1024u * kCellBytes);
+  const std::string path = weft::testing::temp_weft_path("tiles");
+  write_table(path, tiles);
+  for (auto [i0, i1] : {std::pair<std::int64_t, std::int64_t>{0, kBins - 1}, {1000, 1100}, {2047, 2048}, {2400, 2499}})
+    EXPECT_EQ(read_window(path, i0, i1).bytes, expected_window(cells, i0, i1)) << "bins " << i0 << ".." << i1;
+}
+
+TEST(LodTiles, ZlibTilesOfEarlierFilesStillRead) {
+  // Files written before the LZ4 tiles hold zlib streams (level 1, a 2^13
+  // window, zlib's wrapper: what weft wrote then).
+  const std::vector<std::uint8_t> cells = test_cells();
+  db::CompressedTiles tiles;
+  for (std::int64_t block = 0; block < 2; ++block)
+    for (std::int64_t tile = 0; tile < 3; ++tile) {
+      const std::int64_t first = tile * db::kLodTileBins, count = std::min(db::kLodTileBins, kBins - first);
+      const std::uint8_t* raw = cells.data() + (block * kBins + first) * kCellBytes;
+      const auto bytes = static_cast<uLong>(count * kCellBytes);
+      z_stream s{};
+      ASSERT_EQ(deflateInit2(&s, 1, Z_DEFLATED, 13, 4, Z_DEFAULT_STRATEGY), Z_OK);
+      std::vector<std::uint8_t> stream(deflateBound(&s, bytes));
+      s.next_in = const_cast<Bytef*>(raw);
+      s.avail_in = static_cast<uInt>(bytes);
+      s.next_out = stream.data();
+      s.avail_out = static_cast<uInt>(stream.size());
+      ASSERT_EQ(deflate(&s, Z_FINISH), Z_STREAM_END);
+      stream.resize(stream.size() - s.avail_out);
+      deflateEnd(&s);
+      tiles.tiles.push_back({2, 3, block, tile, tiles.bytes.size(), stream.size()});
+      tiles.bytes.insert(tiles.bytes.end(), stream.begin(), stream.end());
+    }
+  const std::string path = weft::testing::temp_weft_path("zlib_tiles");
+  write_table(path, tiles);
+  EXPECT_EQ(read_window(path, 0, kBins - 1).bytes, expected_window(cells, 0, kBins - 1));
+}
+
+TEST(LodTiles, DamagedTilesAreErrorsNamingTheFile) {
+  const std::vector<std::uint8_t> cells = test_cells();
+  db::CompressedTiles good;
+  db::compress_tiles(2, 3, 2, kBins, kCellBytes, cells.data(), good);
+  const db::CompressedTiles::Tile first = good.tiles[0];
+  const std::vector<std::uint8_t> stored(good.bytes.begin() + static_cast<std::ptrdiff_t>(first.offset),
+                                         good.bytes.begin() + static_cast<std::ptrdiff_t>(first.offset + first.size));
+  std::vector<std::uint8_t> garbage(40);
+  std::mt19937 rng(5);
+  for (std::uint8_t& b : garbage) b = static_cast<std::uint8_t>(rng());
+  std::vector<std::uint8_t> tagged_garbage = garbage;
+  tagged_garbage[0] = 'L';
+  const std::vector<std::vector<std::uint8_t>> damaged = {
+      std::vector<std::uint8_t>(stored.begin(), stored.end() - 1),  // truncated
+      tagged_garbage,                                             // an LZ4 tag, then noise
+      garbage,                                                    // neither LZ4 nor zlib
+      {'L'},                                                      // the tag alone
+  };
+  for (std::size_t k = 0; k < damaged.size(); ++k) {
+    db::CompressedTiles tiles;
+    tiles.tiles.push_back({2, 3, 0, 0, 0, damaged[k].size()});
+    tiles.bytes = damaged[k];
+    const std::string path = weft::testing::temp_weft_path("damaged_tile_" + std::to_string(k));
+    write_table(path, tiles);
+    try {
+      read_window(path, 0, 10);
+      ADD_FAILURE() << "damaged tile " << k << " was read";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("corrupt level-of-detail tile"), std::string::npos) << e.what();
+    }
   }
 }

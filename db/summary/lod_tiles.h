@@ -1,11 +1,11 @@
 #pragma once
 // Storage shared by the level-of-detail tables (activity_lod, step_lod): a
 // level is a grid of blocks × bins of fixed-size cells, stored as one
-// zlib-compressed blob per (block, tile of kLodTileBins bins); tiles whose
-// cells are all zero have no row. Tables have the columns
+// compressed blob per (block, tile of kLodTileBins bins): an LZ4 block after
+// a one-byte tag (files written before 2026-11-27: a zlib stream, still
+// read). Tiles whose cells are all zero have no row. Tables have the columns
 // (plevel, tlevel, block, tile, data) with that primary key.
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,26 +35,22 @@ struct CompressedTiles {
 // Appends to `out` the tiles of level (p, t) from a grid of `blocks` × `bins`
 // cells of `cell_bytes` bytes each, row-major (a block's bins contiguous, as
 // in a tile): each tile is compressed straight from the grid; all-zero tiles
-// are left out. Throws weft::Error when zlib fails.
+// are left out.
 void compress_tiles(int p, int t, std::int64_t blocks, std::int64_t bins, int cell_bytes,
                     const std::uint8_t* cells, CompressedTiles& out);
 // Compresses the tiles of a level row by row (a row: one block's bins),
-// reusing one zlib stream for all of them (lod_tiles.cpp says why).
-class TileDeflater;
+// through one scratch buffer for all of them.
 class TileCompressor {
  public:
-  TileCompressor();
-  ~TileCompressor();
-  TileCompressor(const TileCompressor&) = delete;
-  TileCompressor& operator=(const TileCompressor&) = delete;
   // Appends to `out` the tiles of row `block` of level (p, t): `bins` cells
   // of `cell_bytes` bytes each at `cells`. All-zero tiles are left out.
-  // Throws weft::Error when zlib fails.
   void compress_row(int p, int t, std::int64_t block, std::int64_t bins, int cell_bytes, const std::uint8_t* cells,
                     CompressedTiles& out);
 
  private:
-  std::unique_ptr<TileDeflater> deflater_;
+  // Appends the stored blob of the `bytes` bytes at `raw`; returns its size.
+  std::size_t compress(const std::uint8_t* raw, std::size_t bytes, std::vector<std::uint8_t>& out);
+  std::vector<std::uint8_t> scratch_;
 };
 // Puts the tiles in the order of the tables' primary key, in which inserts
 // append to the b-tree (the bytes stay where they are).
