@@ -10,8 +10,10 @@
 #include "import_test_support.h"
 #include "otf2/otf2_importer.h"
 #include "store/event_buckets.h"
+#include "store/meta.h"
 #include "store/run_info.h"
 #include "store/schema.h"
+#include "summary/activity_lod.h"
 
 namespace {
 
@@ -275,6 +277,40 @@ TEST(RunFile, OpenRunNamesVersionMismatch) {
     const int ours = weft::db::kSchemaVersion;
     EXPECT_NE(what.find("schema version " + std::to_string(ours + 1) + " is newer"), std::string::npos) << what;
     EXPECT_NE(what.find("(" + std::to_string(ours) + ")"), std::string::npos) << what;
+  }
+}
+
+TEST(RunFile, Version2RunsReadAndWritingTheirTilesRaisesTheVersion) {
+  // A run written before the LZ4 tiles (schema version 2, zlib tiles) opens;
+  // once this build writes tiles into it, it is version 3 (an older weft
+  // would read those tiles as damaged); version 1 is refused.
+  weft::test::TempDir dir("version2");
+  fs::path anchor = weft::test::write_synthetic_archive(dir.path / "t", {{{R::Enter, 0, 0}, {R::Leave, 5, 0}}});
+  weft::db::ImportOptions options;
+  options.trace_path = anchor.string();
+  options.output_path = (dir.path / "run.weft").string();
+  weft::db::import_otf2(options);
+  ASSERT_EQ(weft::db::kSchemaVersion, 3);
+  auto set_version = [&](int version) {
+    weft::db::Database db(options.output_path, weft::db::Database::Mode::ReadWrite);
+    db.set_user_version(version);
+    weft::db::write_meta_ints(db, {{"schema_version", version}});
+  };
+  set_version(2);
+  {
+    weft::db::Database db = weft::db::open_run(options.output_path, weft::db::Database::Mode::ReadWrite);
+    EXPECT_EQ(db.user_version(), 2);
+    weft::db::write_activity_lod(db);
+    EXPECT_EQ(db.user_version(), 3);
+    EXPECT_EQ(weft::db::read_meta_int(db, "schema_version"), 3);
+  }
+  set_version(1);
+  try {
+    weft::db::open_run(options.output_path);
+    FAIL() << "open_run accepted schema version 1";
+  } catch (const weft::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("schema version 1 is older than this weft reads (2 to 3)"), std::string::npos)
+        << e.what();
   }
 }
 

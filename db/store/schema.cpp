@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include "store/meta.h"
 #include "store/write_journal.h"
 
 namespace weft::db {
@@ -80,6 +81,14 @@ std::string reimport_command(Database& db) {
 
 }  // namespace
 
+void raise_schema_version(Database& db) {
+  // 0: a file being written (an import sets its version once loaded).
+  const int version = db.user_version();
+  if (version < kOldestReadableSchemaVersion || version >= kSchemaVersion) return;
+  db.set_user_version(kSchemaVersion);
+  write_meta_ints(db, {{"schema_version", kSchemaVersion}});
+}
+
 Database open_run(const std::string& path, Database::Mode mode, Database::Writeback writeback) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) throw Error(path, "no such file");
@@ -93,10 +102,10 @@ Database open_run(const std::string& path, Database::Mode mode, Database::Writeb
                       "SELECT count(*) FROM sqlite_schema WHERE type='table' AND name='meta'") > 0;
   if (version == 0 || !has_meta)
     throw Error(path, "not a weft run (an SQLite database without weft's tables)");
-  if (version < kSchemaVersion)
-    throw Error(path, "schema version " + std::to_string(version) + " is older than this weft's (" +
-                          std::to_string(kSchemaVersion) + "); upgrade it by importing the trace again: " +
-                          reimport_command(db));
+  if (version < kOldestReadableSchemaVersion)
+    throw Error(path, "schema version " + std::to_string(version) + " is older than this weft reads (" +
+                          std::to_string(kOldestReadableSchemaVersion) + " to " + std::to_string(kSchemaVersion) +
+                          "); upgrade it by importing the trace again: " + reimport_command(db));
   if (version > kSchemaVersion)
     throw Error(path, "schema version " + std::to_string(version) + " is newer than this weft's (" +
                           std::to_string(kSchemaVersion) + "); open it with a newer weft");

@@ -9,8 +9,19 @@
 
 namespace weft::db {
 
-// PRAGMA user_version of the files this build writes and reads.
-constexpr int kSchemaVersion = 2;
+// PRAGMA user_version of the files this build writes.
+constexpr int kSchemaVersion = 3;
+// The oldest version this build reads. Version 2 differs from 3 only in its
+// level-of-detail tiles, zlib streams where 3 has LZ4 blocks; the readers
+// decompress both (db/summary/lod_tiles.h).
+constexpr int kOldestReadableSchemaVersion = 2;
+
+// Raises an older readable file to kSchemaVersion (PRAGMA user_version and
+// meta schema_version), inside the caller's transaction: for the writers of
+// what version-2 readers cannot read (the LZ4 tiles), so that an older weft
+// refuses the file as newer than its own instead of failing on a tile. A
+// file of version 0 (being imported) or of this version is left as it is.
+void raise_schema_version(Database& db);
 
 // Creates every table of the schema, without the secondary indexes.
 void create_tables(Database& db);

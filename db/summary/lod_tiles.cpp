@@ -11,10 +11,13 @@
 #include <tuple>
 
 #include "common/error.h"
+#include "store/schema.h"
 
 namespace weft::db {
 
 void create_tile_table(Database& db, const std::string& table) {
+  // Its tiles will be LZ4 blocks, which a weft of schema version 2 reads as damaged.
+  raise_schema_version(db);
   db.exec("DROP TABLE IF EXISTS " + table);
   db.exec("CREATE TABLE " + table +
           "(plevel INTEGER NOT NULL, tlevel INTEGER NOT NULL, block INTEGER NOT NULL,"
