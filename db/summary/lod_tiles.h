@@ -2,8 +2,9 @@
 // Storage shared by the level-of-detail tables (activity_lod, step_lod): a
 // level is a grid of blocks × bins of fixed-size cells, stored as one
 // compressed blob per (block, tile of kLodTileBins bins): an LZ4 block after
-// a one-byte tag (schema version 2 files: a zlib stream, still read). Tiles whose cells are all zero have no row. Tables have the columns
-// (plevel, tlevel, block, tile, data) with that primary key.
+// a one-byte tag (schema version 2 files: a zlib stream, still read). Tiles
+// whose cells are all zero have no row. Tables have the columns (plevel,
+// tlevel, block, tile, data) with that primary key.
 #include <cstdint>
 #include <string>
 #include <utility>
