@@ -260,17 +260,23 @@ TEST(RunFile, InfoRejectsMissingAndForeignFiles) {
   EXPECT_NE(r.output.find("not a weft run"), std::string::npos) << r.output;
 }
 
-TEST(RunFile, OpenRunNamesVersionMismatch) {
-  weft::test::TempDir dir("version");
-  fs::path anchor = weft::test::write_synthetic_archive(dir.path / "t", {{{R::Enter, 0, 0}, {R::Leave, 5, 0}}});
+// Imports a one-event trace into DIR/run.weft; returns its path.
+std::string import_one_event_run(const fs::path& dir) {
+  fs::path anchor = weft::test::write_synthetic_archive(dir / "t", {{{R::Enter, 0, 0}, {R::Leave, 5, 0}}});
   weft::db::ImportOptions options;
   options.trace_path = anchor.string();
-  options.output_path = (dir.path / "run.weft").string();
+  options.output_path = (dir / "run.weft").string();
   weft::db::import_otf2(options);
-  { weft::db::Database db(options.output_path, weft::db::Database::Mode::ReadWrite);
+  return options.output_path;
+}
+
+TEST(RunFile, OpenRunNamesVersionMismatch) {
+  weft::test::TempDir dir("version");
+  const std::string run = import_one_event_run(dir.path);
+  { weft::db::Database db(run, weft::db::Database::Mode::ReadWrite);
     db.set_user_version(weft::db::kSchemaVersion + 1); }
   try {
-    weft::db::open_run(options.output_path);
+    weft::db::open_run(run);
     FAIL() << "open_run accepted a newer schema";
   } catch (const weft::Error& e) {
     std::string what = e.what();
@@ -285,20 +291,16 @@ TEST(RunFile, Version2RunsReadAndWritingTheirTilesRaisesTheVersion) {
   // once this build writes tiles into it, it is version 3 (an older weft
   // would read those tiles as damaged); version 1 is refused.
   weft::test::TempDir dir("version2");
-  fs::path anchor = weft::test::write_synthetic_archive(dir.path / "t", {{{R::Enter, 0, 0}, {R::Leave, 5, 0}}});
-  weft::db::ImportOptions options;
-  options.trace_path = anchor.string();
-  options.output_path = (dir.path / "run.weft").string();
-  weft::db::import_otf2(options);
+  const std::string run = import_one_event_run(dir.path);
   ASSERT_EQ(weft::db::kSchemaVersion, 3);
   auto set_version = [&](int version) {
-    weft::db::Database db(options.output_path, weft::db::Database::Mode::ReadWrite);
+    weft::db::Database db(run, weft::db::Database::Mode::ReadWrite);
     db.set_user_version(version);
     weft::db::write_meta_ints(db, {{"schema_version", version}});
   };
   set_version(2);
   {
-    weft::db::Database db = weft::db::open_run(options.output_path, weft::db::Database::Mode::ReadWrite);
+    weft::db::Database db = weft::db::open_run(run, weft::db::Database::Mode::ReadWrite);
     EXPECT_EQ(db.user_version(), 2);
     weft::db::write_activity_lod(db);
     EXPECT_EQ(db.user_version(), 3);
@@ -306,7 +308,7 @@ TEST(RunFile, Version2RunsReadAndWritingTheirTilesRaisesTheVersion) {
   }
   set_version(1);
   try {
-    weft::db::open_run(options.output_path);
+    weft::db::open_run(run);
     FAIL() << "open_run accepted schema version 1";
   } catch (const weft::Error& e) {
     EXPECT_NE(std::string(e.what()).find("schema version 1 is older than this weft reads (2 to 3)"), std::string::npos)
