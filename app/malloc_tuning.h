@@ -60,6 +60,7 @@ class AnalysisMalloc {
 
  private:
   PageRange advised_;  // the range advised MADV_HUGEPAGE
+  void* below_advised_ = nullptr;  // the heap from the reservation up to it
 };
 
 }  // namespace weft::app
