@@ -40,7 +40,14 @@ TEST(WriteJournal, RollbackJournalAloneWalBesideAnotherConnection) {
       const weft::db::WriteJournal journal(db);
       EXPECT_TRUE(journal.uses_rollback_journal());
       db.exec("INSERT INTO t VALUES (1)");
+      // A commit empties the journal rather than deleting it (TRUNCATE).
+      weft::db::Statement mode = db.prepare("PRAGMA journal_mode");
+      ASSERT_TRUE(mode.step());
+      EXPECT_EQ(mode.column_text(0), "truncate");
+      EXPECT_TRUE(fs::exists(run.string() + "-journal"));
+      EXPECT_EQ(fs::file_size(run.string() + "-journal"), 0u);
     }
+    EXPECT_FALSE(fs::exists(run.string() + "-journal"));  // deleted by the switch back to WAL
     Database reader(run.string(), Database::Mode::ReadOnly);
     EXPECT_EQ(reader.query_int("SELECT count(*) FROM t"), 1);
     {

@@ -21,7 +21,7 @@ std::string set_journal_mode(Database& db, const char* mode) {
 }  // namespace
 
 WriteJournal::WriteJournal(Database& db) : db_(db) {
-  rollback_ = set_journal_mode(db_, "DELETE") == "delete";
+  rollback_ = set_journal_mode(db_, "TRUNCATE") == "truncate";
   if (!rollback_) set_journal_mode(db_, "WAL");
 }
 

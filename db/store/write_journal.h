@@ -19,6 +19,11 @@
 // the new one is written. With the rollback journal, a connection that opens
 // the file during the write waits for the commit (busy timeout). The
 // published file's mode, WAL, is restored when the transaction is done.
+//
+// The rollback journal is SQLite's TRUNCATE mode: a commit empties the
+// journal instead of deleting it (as atomic; a journal of zero bytes is never
+// hot). The switch, the analysis and the switch back are three transactions,
+// and each unlink took ~0.3 ms here; the switch back to WAL deletes the file.
 #include "store/sqlite.h"
 
 namespace weft::db {
