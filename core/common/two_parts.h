@@ -3,9 +3,11 @@
 // thread and pass(1, split, end) on a second one, for the analysis passes
 // whose parts write disjoint entries (or entries of their own, merged after:
 // the first argument says which part it is). With split >= end the whole
-// pass runs on the calling thread as part 0.
+// pass runs on the calling thread as part 0. The second part runs on the
+// kept thread (beside.h); what it throws is rethrown here.
 #include <cstdint>
-#include <thread>
+
+#include "common/beside.h"
 
 namespace weft {
 
@@ -15,14 +17,9 @@ void run_in_two_parts(Index split, Index end, Pass pass) {
     pass(0, Index{0}, end);
     return;
   }
-  std::thread second([&] { pass(1, split, end); });
-  try {
-    pass(0, Index{0}, split);
-  } catch (...) {
-    second.join();
-    throw;
-  }
-  second.join();
+  BesideJob second([&] { pass(1, split, end); });  // its destructor waits when part 0 throws
+  pass(0, Index{0}, split);
+  second.wait();
 }
 
 // Where a pass over `count` items splits for `threads` threads: the middle

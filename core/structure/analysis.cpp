@@ -1,8 +1,8 @@
 #include "structure/analysis.h"
 
 #include <algorithm>
-#include <future>
 
+#include "common/beside.h"
 #include "common/phase_timer.h"
 #include "common/progress.h"
 #include "common/release_memory.h"
@@ -58,9 +58,9 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
   auto result = std::make_unique<StructureResult>();
   StructureResult& r = *result;
   AnalysisReport& report = r.report;
-  const std::launch second_thread = options.threads > 1 ? std::launch::async : std::launch::deferred;
+  const bool second_thread = options.threads > 1;  // else the side tasks are deferred to their get()
   // Both only read the input: with two threads, side by side.
-  std::future<void> facts = std::async(second_thread, [&] { count_input_facts(input, report); });
+  Beside<void> facts = run_beside(second_thread, [&] { count_input_facts(input, report); });
   RankBits run_starts = isend_run_starts(input, options.isend_coalescing);
   facts.get();
   timer.mark("input checked and counted");
@@ -95,8 +95,8 @@ std::unique_ptr<StructureResult> analyze_structure(CommTrace input, const Analys
     ReceivedMessages received;
     CollectiveOfOps coll_of;
   };
-  std::future<OpIndexes> op_indexes =
-      std::async(second_thread, [&t] { return OpIndexes{index_received_messages(t), CollectiveOfOps(t)}; });
+  Beside<OpIndexes> op_indexes =
+      run_beside(second_thread, [&t] { return OpIndexes{index_received_messages(t), CollectiveOfOps(t)}; });
 
   begin("merging cycles", 0.33);
   // The partition graph is built from the ops once; the merges and

@@ -1,8 +1,8 @@
 #include "structure/isend_coalescing.h"
 
 #include <algorithm>
-#include <future>
 
+#include "common/beside.h"
 #include "common/release_memory.h"
 
 namespace weft::structure {
@@ -40,7 +40,7 @@ std::int32_t coalesce_isends(CommTrace& t, const RankBits& starts, int threads) 
   release_memory(t.event_id);
   // The references to ops are renumbered apart from the op columns: a rank
   // query per reference, at random places of `starts`.
-  std::future<void> references = std::async(threads > 1 ? std::launch::async : std::launch::deferred, [&] {
+  Beside<void> references = run_beside(threads > 1, [&] {
     remap_all(starts, t.msg_send_op);
     remap_all(starts, t.msg_recv_op);
     remap_all(starts, t.msg_post_op);

@@ -1,12 +1,12 @@
 #include "structure/comm_trace_loader.h"
 
 #include <algorithm>
-#include <future>
 #include <latch>
 #include <new>
 #include <optional>
 
 #include "common/error.h"
+#include "common/beside.h"
 #include "common/phase_timer.h"
 #include "common/release_memory.h"
 #include "store/record_scan.h"
@@ -448,8 +448,8 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
     // one reads messages from the back until the two meet, rather than wait
     // (message_block_meeting.h).
     MessageBlockMeeting meeting;
-    std::future<ReferencedOps> marking =
-        std::async(std::launch::async, [&] { return mark_references_from_front(*second, index, meeting); });
+    Beside<ReferencedOps> marking =
+        run_beside(true, [&] { return mark_references_from_front(*second, index, meeting); });
     mark_calls(db, regions, t.process_count, index, markers, options.progress);
     EventRoles back_roles(events);
     const BackMessageReferences back = mark_references_from_back(db, index, back_roles, meeting);
@@ -497,7 +497,7 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   const ProcessIndex half = t.process_count / 2;
   if (second) {
     std::latch columns_sized(2);
-    std::future<void> helping = std::async(std::launch::async, [&] {
+    Beside<void> helping = run_beside(true, [&] {
       {
         const CountDownOnExit sized(columns_sized);  // also when sizing throws: the other thread waits for it
         size_other_columns();

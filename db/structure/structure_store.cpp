@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "common/error.h"
+#include "common/beside.h"
 #include "common/phase_timer.h"
 #include "store/batch_insert.h"
 #include "store/meta.h"
@@ -469,7 +470,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
   JobExchange view_share;
   std::promise<ViewTables> built_views;
   std::future<ViewTables> view_tables = built_views.get_future();
-  std::future<void> helper = std::async(two_threads ? std::launch::async : std::launch::deferred, [&] {
+  Beside<void> helper = run_beside(two_threads, [&] {
     try {
       const JobExchange::CloseOnExit no_more_offers(two_threads ? &view_share : nullptr);
       built_views.set_value(
