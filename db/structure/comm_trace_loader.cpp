@@ -391,6 +391,8 @@ std::optional<Database> open_second_reader(Database& db) {
     Database second(file, Database::Mode::ReadOnly);
     second.set_display_path(db.path());
     sqlite3_busy_timeout(second.handle(), 0);  // a locked file is a fallback, not a wait
+    // Its reads in one transaction (one shared lock), ended when it closes.
+    second.exec("BEGIN");
     second.query_int("SELECT count(*) FROM processes");
     return second;
   } catch (const Error&) {

@@ -424,8 +424,16 @@ structure::AnalysisReport analyze_run(Database& db, const AnalysisSettings& sett
   // The shares of the time of the load, the passes and the write (16,384
   // processes x 200 iterations), for a progress bar.
   progress_scope(settings.progress, 0, 0.30);
-  LoadedCommTrace loaded = load_comm_trace(
-      db, {settings.partition_function, settings.threads > 1, /*validate=*/false, settings.progress});
+  // One read transaction for the whole load: in autocommit mode each of its
+  // ~30 statements took and dropped the file's shared lock, checking for a
+  // hot journal each time (~8 system calls).
+  LoadedCommTrace loaded = [&] {
+    Transaction read(db);
+    LoadedCommTrace trace = load_comm_trace(
+        db, {settings.partition_function, settings.threads > 1, /*validate=*/false, settings.progress});
+    read.commit();
+    return trace;
+  }();
   db.release_cache_memory();  // the blocks are decoded; the analysis arrays need the room
   timer.mark("load");
   structure::AnalysisOptions options = settings.options;
