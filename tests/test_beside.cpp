@@ -94,6 +94,9 @@ TEST(Beside, RunInTwoPartsCoversTheRangeAndRethrowsTheSecondPartsError) {
 // A forked child has the parent's memory but not its kept thread: its jobs
 // must still run (on threads of their own) rather than wait for nothing.
 TEST(Beside, JobsRunInAForkedChild) {
+#if defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "ThreadSanitizer cannot start threads in the child of a multi-threaded fork";
+#endif
   thread_of_job();  // the kept thread exists in this process
   const pid_t child = fork();
   ASSERT_GE(child, 0);

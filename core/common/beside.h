@@ -29,15 +29,11 @@ namespace weft {
 // another error unwinds), so that the work never outlives what it refers to.
 class BesideJob {
  public:
-  BesideJob() = default;
   explicit BesideJob(std::function<void()> work);  // starts it
-  BesideJob(BesideJob&& other) noexcept = default;
-  BesideJob& operator=(BesideJob&&) = delete;
   BesideJob(const BesideJob&) = delete;
   BesideJob& operator=(const BesideJob&) = delete;
   ~BesideJob();
 
-  bool started() const { return done_ != nullptr; }
   void wait();
 
  private:
