@@ -491,7 +491,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
     records.help(totals);
     helper_timer.mark("  (helper) comm_event_blocks rows");
   });
-  struct StopHelperOnExit {  // before the future's destructor waits for it
+  struct StopHelperOnExit {  // before the helper's destructor waits for it
     CommEventRecordTasks& records;
     ~StopHelperOnExit() { records.abandon(); }
   } stop_helper{records};
