@@ -128,6 +128,56 @@ TEST(WritebackVfs, ARollbackJournalTransactionIsSyncedAsItSpillsAndCommitsWhole)
   expect_intact(path);
 }
 
+// The background syncs counted so far, once any under way have ended (they
+// count when done): waits up to 10 s for `at_least`.
+std::int64_t background_syncs_reaching(std::int64_t at_least) {
+  for (int wait = 0; wait < 1000 && weft::db::writeback_vfs_background_syncs() < at_least; ++wait)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return weft::db::writeback_vfs_background_syncs();
+}
+
+// `weft analyze` asks for the sync of its bulk once written
+// (Database::sync_written_pages_soon): under 8 MiB, where none starts by
+// itself, the request starts one; asked again with nothing written since,
+// it starts none; a connection without early writeback ignores it.
+TEST(WritebackVfs, ARequestedSyncStartsBeforeEightMiBAndOnlyForNewPages) {
+  weft::test::TempDir dir("writeback");
+  const std::string path = (dir.path / "run.sqlite").string();
+  {
+    Database writer(path, Database::Mode::Create, Database::Writeback::Early);
+    writer.exec("PRAGMA page_size=16384; PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL;"
+                "PRAGMA cache_size=-256;"  // 256 KiB: the rows spill to the file as they come
+                "CREATE TABLE blobs(row INTEGER PRIMARY KEY, data BLOB NOT NULL)");
+    writer.exec("BEGIN IMMEDIATE");
+    weft::db::Statement insert = writer.prepare("INSERT INTO blobs VALUES (?, ?)");
+    for (int row = 0; row < 8; ++row) {  // 2 MiB
+      const std::vector<std::uint8_t> b = blob_of(row);
+      insert.bind(1, row);
+      insert.bind_blob_static(2, b.data(), b.size());
+      insert.run();
+    }
+    const std::int64_t before = weft::db::writeback_vfs_background_syncs();
+    writer.sync_written_pages_soon();
+    const std::int64_t after = background_syncs_reaching(before + 1);
+    EXPECT_EQ(after, before + 1);
+    writer.sync_written_pages_soon();  // nothing written since
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(weft::db::writeback_vfs_background_syncs(), after);
+    writer.exec("COMMIT");
+    EXPECT_EQ(writer.query_int("SELECT count(*) FROM blobs"), 8);
+  }
+  const std::int64_t before = weft::db::writeback_vfs_background_syncs();
+  {
+    Database plain(path, Database::Mode::ReadWrite);
+    plain.exec("INSERT INTO blobs(row, data) VALUES (8, x'00')");
+    plain.sync_written_pages_soon();  // the default VFS: a no-op, no error
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(weft::db::writeback_vfs_background_syncs(), before);
+  Database reopened(path, Database::Mode::ReadOnly);
+  EXPECT_EQ(reopened.query_int("SELECT count(*) FROM blobs"), 9);
+}
+
 TEST(WritebackVfs, AFileThatCannotBeOpenedIsAnErrorNamingIt) {
   weft::test::TempDir dir("writeback");
   const std::string path = (dir.path / "missing" / "run.sqlite").string();

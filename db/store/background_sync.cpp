@@ -77,7 +77,11 @@ void BackgroundSync::run() {
 void EarlyWriteback::wrote(std::int64_t bytes) noexcept {
   if (fd_ < 0) return;
   unwritten_ += bytes;
-  if (unwritten_ < kWritebackBytes) return;
+  if (unwritten_ >= kWritebackBytes) sync_soon();
+}
+
+void EarlyWriteback::sync_soon() noexcept {
+  if (fd_ < 0 || unwritten_ == 0) return;
   unwritten_ = 0;
   if (!syncer_) {
     try {

@@ -56,6 +56,10 @@ class EarlyWriteback {
   EarlyWriteback& operator=(const EarlyWriteback&) = delete;
 
   void wrote(std::int64_t bytes) noexcept;
+  // Asks for a background sync of what was written since the last one now,
+  // rather than at the next 8 MiB: for a writer that has written its bulk
+  // and will sync soon (a commit), which then waits for less.
+  void sync_soon() noexcept;
 
  private:
   const int fd_;

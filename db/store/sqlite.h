@@ -47,6 +47,11 @@ class Database {
   // resident, where pages handed back to the kernel would be faulted in and
   // zeroed again (app/malloc_tuning.h).
   void release_cache_memory();
+  // Starts the background sync of the pages written to the database file
+  // since the last one (Writeback::Early; nothing otherwise), for a writer
+  // whose commit comes soon and then waits for less. SQLite's cache may
+  // still hold dirty pages: the commit writes and syncs those.
+  void sync_written_pages_soon();
 
   int user_version();
   void set_user_version(int version);

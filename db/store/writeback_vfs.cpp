@@ -54,7 +54,14 @@ int wb_file_size(sqlite3_file* f, sqlite3_int64* size) { return real(f)->pMethod
 int wb_lock(sqlite3_file* f, int level) { return real(f)->pMethods->xLock(real(f), level); }
 int wb_unlock(sqlite3_file* f, int level) { return real(f)->pMethods->xUnlock(real(f), level); }
 int wb_check_reserved_lock(sqlite3_file* f, int* out) { return real(f)->pMethods->xCheckReservedLock(real(f), out); }
-int wb_file_control(sqlite3_file* f, int op, void* arg) { return real(f)->pMethods->xFileControl(real(f), op, arg); }
+int wb_file_control(sqlite3_file* f, int op, void* arg) {
+  if (op == kSyncWrittenSoonFileControl) {
+    if (!self(f)->writeback) return SQLITE_NOTFOUND;
+    self(f)->writeback->sync_soon();
+    return SQLITE_OK;
+  }
+  return real(f)->pMethods->xFileControl(real(f), op, arg);
+}
 int wb_sector_size(sqlite3_file* f) { return real(f)->pMethods->xSectorSize(real(f)); }
 int wb_device_characteristics(sqlite3_file* f) { return real(f)->pMethods->xDeviceCharacteristics(real(f)); }
 int wb_shm_map(sqlite3_file* f, int region, int size, int extend, void volatile** out) {

@@ -19,6 +19,11 @@
 
 namespace weft::db {
 
+// The file-control opcode (sqlite3_file_control) by which a writer asks the
+// VFS to start the background sync of what it wrote since the last one now
+// (EarlyWriteback::sync_soon). Other VFSes answer SQLITE_NOTFOUND.
+inline constexpr int kSyncWrittenSoonFileControl = 0x77656674;  // "weft"
+
 // The VFS's name, registered on first use (thread-safe); pass it to
 // sqlite3_open_v2. Falls back to the default VFS (nullptr) where the default
 // VFS is older than version 2.
