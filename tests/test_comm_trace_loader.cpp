@@ -46,7 +46,9 @@ std::string dump(const weft::db::LoadedCommTrace& l) {
   column("send_done", t.msg_send_done_op);
   column("coll_first", t.coll_first);
   column("coll_members", t.coll_members);
-  column("region", l.region);
+  std::vector<std::int32_t> regions;
+  for (std::size_t op = 0; op < l.region.size(); ++op) regions.push_back(l.region[op]);
+  column("region", regions);
   column("message_id", l.message_id);
   column("collective_id", l.collective_id);
   return s;
@@ -135,6 +137,29 @@ TEST(CommTraceLoader, ASendrecvIsASendAndAReceiveOnOneEvent) {
     EXPECT_EQ(messages, (std::vector<std::array<std::int64_t, 3>>{{0, 0, 3}, {1, 2, 1}, {2, 4, weft::structure::kNoOp}}))
         << two_threads;
     EXPECT_EQ(l.unmatched_messages, 1);
+  }
+}
+
+// The region column holds 1 byte per op for a table of six regions; an op
+// whose event names a region past the table (a damaged store: here the wait
+// a message refers to, in region 300) keeps that reference, through the
+// ops kept aside (structure/op_regions.h), on one connection or two.
+TEST(CommTraceLoader, AnOpsRegionPastTheTableIsKeptAsItWasRead) {
+  weft::testing::TestTrace trace;
+  trace.processes = 2;
+  // Event ids: process 0: 0 main, 1 Isend; process 1: 2 main, 3 a wait in
+  // region 300, 4 Waitall.
+  trace.events = {{0, 0, 100, 0, 0}, {0, 10, 20, 2, 1}, {1, 0, 100, 0, 0}, {1, 30, 40, 300, 1}, {1, 50, 60, 4, 1}};
+  trace.messages = {{0, 1, 10, 40, 1, 3}};
+  const std::string path = weft::testing::temp_weft_path("region_past_table");
+  weft::testing::write_test_weft(path, trace);
+  weft::db::Database db(path, weft::db::Database::Mode::ReadOnly);
+  for (const bool two_threads : {false, true}) {
+    const weft::db::LoadedCommTrace l = weft::db::load_comm_trace(db, {"", two_threads});
+    ASSERT_EQ(l.trace.op_count(), 2) << two_threads;  // the Isend and the wait (the Waitall completes nothing)
+    EXPECT_EQ(l.region.width(), 1u);
+    EXPECT_EQ(l.region[0], 2) << two_threads;
+    EXPECT_EQ(l.region[1], 300) << two_threads;
   }
 }
 

@@ -278,8 +278,11 @@ void mark_calls(Database& db, const RegionKinds& regions, std::int32_t processes
 // Second pass, over the events of processes first .. end - 1: each op's
 // columns go straight to its numbered slot, so the ops come out in event id
 // order with no sort and no copy, and two threads can fill shares at once.
+// The ops of processes [first, end) into their slots of `out`; the regions
+// that do not fit out.region's width into `misfits` (OpRegions::keep_aside).
 void fill_ops(Database& db, const RegionKinds& regions, const EventOpIndex& index, ProcessIndex first,
-              ProcessIndex end, LoadedCommTrace& out, Progress* progress = nullptr) {
+              ProcessIndex end, LoadedCommTrace& out, std::vector<OpRegions::Misfit>& misfits,
+              Progress* progress = nullptr) {
   // Told of the share of its processes' events filled, counting each
   // process as an equal share of the run's events (no count per range).
   const double expected_events =
@@ -293,7 +296,7 @@ void fill_ops(Database& db, const RegionKinds& regions, const EventOpIndex& inde
     t.end[i] = e.end_ns;
     t.kind[i] = kind;
     t.event_id[i] = static_cast<structure::StoredEventId>(e.id);  // < events <= 2^31 - 1: checked
-    out.region[i] = static_cast<std::int32_t>(e.region);
+    if (!out.region.set(i, e.region)) misfits.push_back({i, static_cast<std::int32_t>(e.region)});
   };
   scan_events_of_processes(db, first, end, [&](std::span<const EventRecord> batch) {
     scanned += static_cast<std::int64_t>(batch.size());
@@ -487,7 +490,7 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   auto size_other_columns = [&] {
     t.kind.resize(n);
     t.event_id.resize(n);
-    out.region.resize(n);
+    out.region.resize(n, static_cast<std::int64_t>(regions.kind.size()));
   };
   auto all_columns_sized = [&] {
     return t.process.size() == n && t.start.size() == n && t.end.size() == n && t.kind.size() == n &&
@@ -497,6 +500,7 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   // references ops (no file read) and fills the ops of the upper half of the
   // processes, once the columns are sized; this one fills the lower half.
   const ProcessIndex half = t.process_count / 2;
+  std::vector<OpRegions::Misfit> misfits, upper_misfits;  // the lower and upper halves' (two threads)
   if (second) {
     std::latch columns_sized(2);
     Beside<void> helping = run_beside(true, [&] {
@@ -509,7 +513,7 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
       columns_sized.wait();
       // Sizing failed (no memory): that error propagates, and nothing may be filled.
       if (!all_columns_sized()) return;
-      fill_ops(*second, regions, index, half, t.process_count, out);
+      fill_ops(*second, regions, index, half, t.process_count, out, upper_misfits);
     });
     {
       const CountDownOnExit sized(columns_sized);
@@ -520,20 +524,23 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
       helping.get();  // the other thread's sizing error
       throw std::bad_alloc();
     }
-    fill_ops(db, regions, index, 0, half, out, options.progress);
+    fill_ops(db, regions, index, 0, half, out, misfits, options.progress);
     try {
       helping.get();
     } catch (const Error&) {
       // Done again on this connection, which reports what is wrong with the file.
-      fill_ops(db, regions, index, half, t.process_count, out);
+      upper_misfits.clear();
+      fill_ops(db, regions, index, half, t.process_count, out, upper_misfits);
     }
   } else {
     resolve_message_ops(index, refs);
     resolve_collective_ops(index, refs);
     size_first_columns();
     size_other_columns();
-    fill_ops(db, regions, index, 0, t.process_count, out, options.progress);
+    fill_ops(db, regions, index, 0, t.process_count, out, misfits, options.progress);
   }
+  misfits.insert(misfits.end(), upper_misfits.begin(), upper_misfits.end());
+  out.region.keep_aside(std::move(misfits));
   timer.mark("  load: fill ops, messages");
   check_op_order(db, t);
   structure::index_processes(t);

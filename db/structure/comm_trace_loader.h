@@ -21,6 +21,7 @@
 #include "common/progress.h"
 #include "store/sqlite.h"
 #include "structure/comm_trace.h"
+#include "structure/op_regions.h"
 
 namespace weft::db {
 
@@ -40,7 +41,7 @@ struct CommTraceLoadOptions {
 
 struct LoadedCommTrace {
   structure::CommTrace trace;
-  std::vector<std::int32_t> region;         // region reference of each op (< 2^24)
+  OpRegions region;                         // region reference of each op (< 2^24)
   std::vector<std::int64_t> message_id;     // store id of each message of `trace`
   std::vector<std::int64_t> collective_id;  // store id of each collective of `trace`
   std::int64_t unmatched_messages = 0;      // messages with only one side (kept, one-sided)
