@@ -190,6 +190,46 @@ TEST(InputOps, WithoutCoalescingEveryOpIsItsOwn) {
   EXPECT_EQ(visited, t.trace.op_count());
 }
 
+// A coalesced run's members keep their times as 4-byte offsets from the
+// run's start and 4-byte durations; one that waited longer than 2^32 ns
+// (4.3 s) in its Isend, or started that long after the run began, is kept
+// aside whole: every member's times come back as they were, on one thread
+// or two, on either process.
+TEST(InputOps, MembersPastFourSecondsKeepTheirTimes) {
+  constexpr TimeNs kLong = TimeNs{5} << 30;  // past 2^32 ns
+  for (const int threads : {1, 2}) {
+    TraceBuilder b(2);
+    std::vector<OpIndex> sends, recvs;
+    for (ProcessIndex p = 0; p < 2; ++p) {
+      const TimeNs base = p * 3 * kLong;
+      sends.push_back(b.op(p, base + 0, base + 2, OpKind::Isend, 100 * p + 1));
+      sends.push_back(b.op(p, base + 3, base + 3 + kLong, OpKind::Isend, 100 * p + 2));  // long duration
+      sends.push_back(b.op(p, base + kLong + 10, base + kLong + 12, OpKind::Isend, 100 * p + 3));  // late start
+      sends.push_back(b.op(p, base + kLong + 20, base + kLong + 21, OpKind::Isend, 100 * p + 4));
+      b.op(p, base + kLong + 30, base + kLong + 40, OpKind::Wait, 100 * p + 5);
+      for (int k = 0; k < 4; ++k)
+        recvs.push_back(b.op(p, base + kLong + 50 + 10 * k, base + kLong + 55 + 10 * k, OpKind::Recv, 100 * p + 6 + k));
+    }
+    for (std::size_t k = 0; k < 4; ++k) {
+      b.message(sends[k], recvs[4 + k]);
+      b.message(sends[4 + k], recvs[k]);
+    }
+    const CommTrace trace = b.build();
+    AnalysisOptions options;
+    options.threads = threads;
+    auto r = analyze_structure(trace, options);
+    EXPECT_EQ(r->report.coalesced_isends, 6) << threads;  // each process's four Isends are one op
+    std::int32_t visited = 0;
+    r->input.for_each(r->trace, [&](const InputOp& op) {
+      const auto u = static_cast<std::size_t>(op.index);
+      EXPECT_EQ(op.start, trace.start[u]) << op.index << " threads " << threads;
+      EXPECT_EQ(op.end, trace.end[u]) << op.index << " threads " << threads;
+      ++visited;
+    });
+    EXPECT_EQ(visited, trace.op_count());
+  }
+}
+
 TEST(CollectiveOfOps, MembersHaveTheirCollectiveAndOthersNone) {
   TraceBuilder b(3);
   std::vector<OpIndex> c0, c1;

@@ -8,6 +8,15 @@
 #include "common/two_parts.h"
 
 namespace weft::structure {
+namespace {
+
+// Whether to - from is in [0, kMemberAside) (computed without overflow,
+// whatever a damaged trace's times).
+bool fits_in_u32(TimeNs from, TimeNs to) {
+  return to >= from && static_cast<std::uint64_t>(to) - static_cast<std::uint64_t>(from) < UINT32_MAX;
+}
+
+}  // namespace
 
 InputOps::InputOps(CommTrace& input, RankBits starts, int threads)
     : starts_(std::move(starts)), event_id_(std::move(input.event_id)) {
@@ -48,16 +57,26 @@ void InputOps::keep_run_members_and_senders(const CommTrace& input, int threads)
   for (std::size_t p = 0; p < static_cast<std::size_t>(processes); ++p)
     process_first_member_[p + 1] += process_first_member_[p];
   const auto members = static_cast<std::size_t>(process_first_member_.back());
-  member_start_.resize(members);
-  member_end_.resize(members);
+  member_offset_.resize(members);
+  member_duration_.resize(members);
   const std::size_t messages = input.msg_send_op.size();
   msg_send_op_.resize(messages);
+  std::vector<MemberTimes> aside[2];  // each part's, in member order
   run_in_two_parts(split, processes, [&](int part, ProcessIndex first, ProcessIndex end) {
     auto m = static_cast<std::size_t>(process_first_member_[static_cast<std::size_t>(first)]);
+    TimeNs run_start = 0;  // of the run the op belongs to: a process's first op starts one
     for (auto i = static_cast<std::size_t>(input.first_op(first)); i < static_cast<std::size_t>(input.first_op(end)); ++i) {
+      if (starts_.test(i)) run_start = input.start[i];
       if (!grouped(i)) continue;
-      member_start_[m] = input.start[i];
-      member_end_[m] = input.end[i];
+      const TimeNs start = input.start[i], end_ns = input.end[i];
+      if (fits_in_u32(run_start, start) && fits_in_u32(start, end_ns)) {
+        member_offset_[m] = static_cast<std::uint32_t>(start - run_start);
+        member_duration_[m] = static_cast<std::uint32_t>(end_ns - start);
+      } else {
+        member_offset_[m] = kMemberAside;
+        member_duration_[m] = 0;
+        aside[part].push_back({m, start, end_ns});
+      }
       ++m;
     }
     const std::size_t half = split < processes ? messages / 2 : messages;
@@ -66,6 +85,17 @@ void InputOps::keep_run_members_and_senders(const CommTrace& input, int threads)
               input.msg_send_op.begin() + static_cast<std::ptrdiff_t>(to),
               msg_send_op_.begin() + static_cast<std::ptrdiff_t>(from));
   });
+  // The second part's processes follow the first's: its members too.
+  member_aside_ = std::move(aside[0]);
+  member_aside_.insert(member_aside_.end(), aside[1].begin(), aside[1].end());
+}
+
+const InputOps::MemberTimes& InputOps::member_aside(std::size_t member) const {
+  const auto it = std::lower_bound(member_aside_.begin(), member_aside_.end(), member,
+                                   [](const MemberTimes& kept, std::size_t m) { return kept.member < m; });
+  if (it == member_aside_.end() || it->member != member)
+    throw Error("input ops: member " + std::to_string(member) + " has no times");  // cannot happen: set together
+  return *it;
 }
 
 }  // namespace weft::structure
