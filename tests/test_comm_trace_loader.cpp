@@ -13,6 +13,7 @@
 #include <string>
 
 #include "import_test_support.h"
+#include "store/block_codec.h"
 #include "store/sqlite.h"
 #include "store/record_scan.h"
 #include "structure/comm_trace_loader.h"
@@ -160,6 +161,45 @@ TEST(CommTraceLoader, AnOpsRegionPastTheTableIsKeptAsItWasRead) {
     EXPECT_EQ(l.region.width(), 1u);
     EXPECT_EQ(l.region[0], 2) << two_threads;
     EXPECT_EQ(l.region[1], 300) << two_threads;
+  }
+}
+
+// Message store ids are held in 32 bits: a damaged store whose message has
+// an id past 2^31 - 1 is refused with an error naming the file and the id,
+// on one connection or two.
+TEST(CommTraceLoader, AMessageIdPastThirtyOneBitsIsRefusedNamingTheFile) {
+  weft::testing::TestTrace trace;
+  trace.processes = 2;
+  trace.events = {{0, 0, 100, 0, 0}, {0, 10, 20, 2, 1}, {1, 0, 100, 0, 0}, {1, 30, 40, 4, 1}};
+  trace.messages = {{0, 1, 10, 40, 1, 3}};
+  const std::string path = weft::testing::temp_weft_path("message_id_range");
+  weft::testing::write_test_weft(path, trace);
+  {
+    weft::db::Database db(path, weft::db::Database::Mode::ReadWrite);
+    weft::db::Statement row = db.prepare("SELECT process, data FROM message_blocks");
+    ASSERT_TRUE(row.step());
+    const std::int64_t owner = row.column_int(0);
+    std::vector<weft::db::MessageRecord> messages;
+    weft::db::decode_message_block(row.column_blob(1), owner, messages);
+    ASSERT_EQ(messages.size(), 1u);
+    row.reset();
+    messages[0].id = std::int64_t{1} << 31;
+    std::vector<std::uint8_t> blob;
+    weft::db::encode_message_block(messages, owner, blob);
+    weft::db::Statement update = db.prepare("UPDATE message_blocks SET data = ?");
+    update.bind_blob_static(1, blob.data(), blob.size());
+    update.run();
+  }
+  weft::db::Database db(path, weft::db::Database::Mode::ReadOnly);
+  for (const bool two_threads : {false, true}) {
+    try {
+      weft::db::load_comm_trace(db, {"", two_threads});
+      ADD_FAILURE() << "loaded a message id past 2^31 - 1, two threads " << two_threads;
+    } catch (const weft::Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(path), std::string::npos) << what;
+      EXPECT_NE(what.find("message id 2147483648 out of range"), std::string::npos) << what;
+    }
   }
 }
 

@@ -102,7 +102,8 @@ void require_int32_count(const Database& db, std::int64_t count, const char* wha
 // collective columns of a CommTrace and the store ids.
 struct ReferencedOps {
   CommTrace trace;  // only the msg_* and coll_* columns
-  std::vector<std::int64_t> message_id;
+  std::vector<StoredMessageId> message_id;
+  std::optional<std::int64_t> bad_message_id;  // the first that does not fit StoredMessageId (refused)
   std::vector<std::int64_t> collective_id;
   std::int64_t unmatched_messages = 0;
   // The collective members with an event, until resolve_collective_ops makes
@@ -131,7 +132,8 @@ void keep_message_references(std::span<const MessageRecord> batch, const EventOp
     keep(m.send_done_event, EventRoles::kCompleted, t.msg_send_done_op);
     keep(m.recv_post_event, EventRoles::kPosted, t.msg_post_op);
     keep(m.recv_event, EventRoles::kCompleted, t.msg_recv_op);
-    out.message_id.push_back(m.id);
+    if ((m.id < 0 || m.id > INT32_MAX) && !out.bad_message_id) out.bad_message_id = m.id;
+    out.message_id.push_back(static_cast<StoredMessageId>(m.id));
   }
 }
 
@@ -221,6 +223,7 @@ void append_back_references(const BackMessageReferences& back, ReferencedOps& fr
     front.message_id.insert(front.message_id.end(), back.refs.message_id.begin() + begin,
                             back.refs.message_id.begin() + end);
   }
+  if (!front.bad_message_id) front.bad_message_id = back.refs.bad_message_id;
 }
 
 // After the ops are numbered: the kept event references become ops, in place.
@@ -470,6 +473,8 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
     refs = mark_references(db, index);
     mark_calls(db, regions, t.process_count, index, markers, options.progress);
   }
+  if (refs.bad_message_id)
+    throw Error(db.path(), "message id " + std::to_string(*refs.bad_message_id) + " out of range (ids are 0 .. 2^31 - 1)");
   const std::int64_t ops = index.finish_marking();
   timer.mark("  load: mark references and calls");
   progress_stage(options.progress, "loading the operations", 1.0);

@@ -39,10 +39,15 @@ struct CommTraceLoadOptions {
   Progress* progress = nullptr;
 };
 
+// A message's store id. Ids are dense from 0 and a run has at most 2^31 - 1
+// messages (load_comm_trace refuses a file whose ids do not fit): 4 bytes
+// per message, not 8, held from the load to the end of the write.
+using StoredMessageId = std::int32_t;
+
 struct LoadedCommTrace {
   structure::CommTrace trace;
   OpRegions region;                         // region reference of each op (< 2^24)
-  std::vector<std::int64_t> message_id;     // store id of each message of `trace`
+  std::vector<StoredMessageId> message_id;  // store id of each message of `trace`
   std::vector<std::int64_t> collective_id;  // store id of each collective of `trace`
   std::int64_t unmatched_messages = 0;      // messages with only one side (kept, one-sided)
 };

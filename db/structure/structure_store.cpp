@@ -188,7 +188,8 @@ class FirstSentMessages {
 };
 
 // The store id at `index` of `ids`, or kNullRef for index -1.
-std::int64_t stored_id(const std::vector<std::int64_t>& ids, std::int32_t index) {
+template <class Id>
+std::int64_t stored_id(const std::vector<Id>& ids, std::int32_t index) {
   return index < 0 ? kNullRef : ids[static_cast<std::size_t>(index)];
 }
 
