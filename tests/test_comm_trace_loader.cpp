@@ -144,7 +144,7 @@ TEST(CommTraceLoader, ASendrecvIsASendAndAReceiveOnOneEvent) {
 // The region column holds 1 byte per op for a table of six regions; an op
 // whose event names a region past the table (a damaged store: here the wait
 // a message refers to, in region 300) keeps that reference, through the
-// ops kept aside (structure/op_regions.h), on one connection or two.
+// ops kept aside (common/narrow_column.h), on one connection or two.
 TEST(CommTraceLoader, AnOpsRegionPastTheTableIsKeptAsItWasRead) {
   weft::testing::TestTrace trace;
   trace.processes = 2;

@@ -282,9 +282,9 @@ void mark_calls(Database& db, const RegionKinds& regions, std::int32_t processes
 // columns go straight to its numbered slot, so the ops come out in event id
 // order with no sort and no copy, and two threads can fill shares at once.
 // The ops of processes [first, end) into their slots of `out`; the regions
-// that do not fit out.region's width into `misfits` (OpRegions::keep_aside).
+// that do not fit out.region's width into `misfits` (NarrowColumn::keep_aside).
 void fill_ops(Database& db, const RegionKinds& regions, const EventOpIndex& index, ProcessIndex first,
-              ProcessIndex end, LoadedCommTrace& out, std::vector<OpRegions::Misfit>& misfits,
+              ProcessIndex end, LoadedCommTrace& out, std::vector<NarrowColumn::Misfit>& misfits,
               Progress* progress = nullptr) {
   // Told of the share of its processes' events filled, counting each
   // process as an equal share of the run's events (no count per range).
@@ -495,7 +495,7 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   auto size_other_columns = [&] {
     t.kind.resize(n);
     t.event_id.resize(n);
-    out.region.resize(n, static_cast<std::int64_t>(regions.kind.size()));
+    out.region.resize(n, NarrowColumn::width_below(static_cast<std::int64_t>(regions.kind.size())));
   };
   auto all_columns_sized = [&] {
     return t.process.size() == n && t.start.size() == n && t.end.size() == n && t.kind.size() == n &&
@@ -505,7 +505,7 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
   // references ops (no file read) and fills the ops of the upper half of the
   // processes, once the columns are sized; this one fills the lower half.
   const ProcessIndex half = t.process_count / 2;
-  std::vector<OpRegions::Misfit> misfits, upper_misfits;  // the lower and upper halves' (two threads)
+  std::vector<NarrowColumn::Misfit> misfits, upper_misfits;  // the lower and upper halves' (two threads)
   if (second) {
     std::latch columns_sized(2);
     Beside<void> helping = run_beside(true, [&] {

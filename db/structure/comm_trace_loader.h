@@ -21,7 +21,7 @@
 #include "common/progress.h"
 #include "store/sqlite.h"
 #include "structure/comm_trace.h"
-#include "structure/op_regions.h"
+#include "common/narrow_column.h"
 
 namespace weft::db {
 
@@ -46,7 +46,9 @@ using StoredMessageId = std::int32_t;
 
 struct LoadedCommTrace {
   structure::CommTrace trace;
-  OpRegions region;                         // region reference of each op (< 2^24)
+  // Region reference of each op (< 2^24), in 1 or 2 bytes where the regions
+  // table allows (common/narrow_column.h).
+  NarrowColumn region;
   std::vector<StoredMessageId> message_id;  // store id of each message of `trace`
   std::vector<std::int64_t> collective_id;  // store id of each collective of `trace`
   std::int64_t unmatched_messages = 0;      // messages with only one side (kept, one-sided)

@@ -1,33 +1,33 @@
-// The loaded ops' region column (db/structure/op_regions.h): 1, 2 or 4 bytes
-// per op by the regions table's size, every reference read back as it was
-// set, those that do not fit the width (a damaged store's) through the ops
-// kept aside; and a store whose events name a region past its table loads
-// with those references unchanged.
+// The narrow integer column (common/narrow_column.h) of the loaded ops'
+// regions and the input ops' event ids: 1, 2 or 4 bytes per value by the
+// values' bound, every value read back as it was set, those that do not fit
+// the width (a damaged store's region, a long gap between event ids) through
+// the values kept aside.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <thread>
 #include <vector>
 
-#include "structure/op_regions.h"
+#include "common/narrow_column.h"
 
-using weft::db::OpRegions;
+using weft::NarrowColumn;
 
 namespace {
 
 // Sets `regions` on a column sized for references below `region_end`,
 // gathering the misfits as the loader does, and returns the column.
-OpRegions column_of(const std::vector<std::int64_t>& regions, std::int64_t region_end) {
-  OpRegions column;
-  column.resize(regions.size(), region_end);
-  std::vector<OpRegions::Misfit> misfits;
+NarrowColumn column_of(const std::vector<std::int64_t>& regions, std::int64_t region_end) {
+  NarrowColumn column;
+  column.resize(regions.size(), NarrowColumn::width_below(region_end));
+  std::vector<NarrowColumn::Misfit> misfits;
   for (std::size_t op = 0; op < regions.size(); ++op)
     if (!column.set(op, regions[op])) misfits.push_back({op, static_cast<std::int32_t>(regions[op])});
   column.keep_aside(std::move(misfits));
   return column;
 }
 
-std::vector<std::int32_t> read_back(const OpRegions& column) {
+std::vector<std::int32_t> read_back(const NarrowColumn& column) {
   std::vector<std::int32_t> out;
   for (std::size_t op = 0; op < column.size(); ++op) out.push_back(column[op]);
   return out;
@@ -35,22 +35,19 @@ std::vector<std::int32_t> read_back(const OpRegions& column) {
 
 }  // namespace
 
-TEST(OpRegions, TheWidthFollowsTheRegionsTable) {
-  OpRegions column;
-  column.resize(10, 12);
-  EXPECT_EQ(column.width(), 1u);
-  column.resize(10, 255);  // references 0..254: 255 is the escape
-  EXPECT_EQ(column.width(), 1u);
-  column.resize(10, 256);
+TEST(NarrowColumn, TheWidthFollowsTheValuesBound) {
+  EXPECT_EQ(NarrowColumn::width_below(12), 1u);
+  EXPECT_EQ(NarrowColumn::width_below(255), 1u);  // values 0..254: 255 is the escape
+  EXPECT_EQ(NarrowColumn::width_below(256), 2u);
+  EXPECT_EQ(NarrowColumn::width_below(65535), 2u);
+  EXPECT_EQ(NarrowColumn::width_below(65536), 4u);
+  NarrowColumn column;
+  column.resize(10, 2);
   EXPECT_EQ(column.width(), 2u);
-  column.resize(10, 65535);
-  EXPECT_EQ(column.width(), 2u);
-  column.resize(10, 65536);
-  EXPECT_EQ(column.width(), 4u);
   EXPECT_EQ(column.size(), 10u);
 }
 
-TEST(OpRegions, EveryReferenceReadsBackAsSetInEachWidth) {
+TEST(NarrowColumn, EveryReferenceReadsBackAsSetInEachWidth) {
   const std::vector<std::int64_t> small = {0, 3, 254, 7, 7, 1};
   EXPECT_EQ(read_back(column_of(small, 255)), (std::vector<std::int32_t>{0, 3, 254, 7, 7, 1}));
   const std::vector<std::int64_t> medium = {0, 300, 65534, 255, 1};
@@ -60,24 +57,24 @@ TEST(OpRegions, EveryReferenceReadsBackAsSetInEachWidth) {
             (std::vector<std::int32_t>{0, 70000, (1 << 24) - 1, 65535}));
 }
 
-TEST(OpRegions, ReferencesPastTheTableAreKeptAsideUnchanged) {
+TEST(NarrowColumn, ReferencesPastTheTableAreKeptAsideUnchanged) {
   // A table of 10 regions: 1 byte per op; 255, 1000, -1 and 70000 do not fit.
   const std::vector<std::int64_t> regions = {2, 255, 9, 1000, -1, 4, 70000, 255};
-  const OpRegions column = column_of(regions, 10);
+  const NarrowColumn column = column_of(regions, 10);
   EXPECT_EQ(column.width(), 1u);
   EXPECT_EQ(read_back(column), (std::vector<std::int32_t>{2, 255, 9, 1000, -1, 4, 70000, 255}));
   // The same in 2 bytes.
-  const OpRegions wider = column_of({300, 65535, 100000, 5}, 400);
+  const NarrowColumn wider = column_of({300, 65535, 100000, 5}, 400);
   EXPECT_EQ(wider.width(), 2u);
   EXPECT_EQ(read_back(wider), (std::vector<std::int32_t>{300, 65535, 100000, 5}));
 }
 
-TEST(OpRegions, TwoThreadsSetDistinctOps) {
+TEST(NarrowColumn, TwoThreadsSetDistinctOps) {
   constexpr std::size_t kOps = 100000;
-  OpRegions column;
-  column.resize(kOps, 200);
-  std::vector<OpRegions::Misfit> lower, upper;
-  auto fill = [&](std::size_t first, std::size_t end, std::vector<OpRegions::Misfit>& misfits) {
+  NarrowColumn column;
+  column.resize(kOps, NarrowColumn::width_below(200));
+  std::vector<NarrowColumn::Misfit> lower, upper;
+  auto fill = [&](std::size_t first, std::size_t end, std::vector<NarrowColumn::Misfit>& misfits) {
     for (std::size_t op = first; op < end; ++op) {
       const auto region = static_cast<std::int64_t>(op % 7 == 0 ? 1000 + op : op % 200);
       if (!column.set(op, region)) misfits.push_back({op, static_cast<std::int32_t>(region)});
@@ -92,9 +89,9 @@ TEST(OpRegions, TwoThreadsSetDistinctOps) {
     ASSERT_EQ(column[op], static_cast<std::int32_t>(op % 7 == 0 ? 1000 + op : op % 200)) << op;
 }
 
-TEST(OpRegions, ReleasedItHoldsNothing) {
-  OpRegions column = column_of({1, 2, 300}, 10);
-  OpRegions().swap(column);
+TEST(NarrowColumn, ReleasedItHoldsNothing) {
+  NarrowColumn column = column_of({1, 2, 300}, 10);
+  NarrowColumn().swap(column);
   EXPECT_EQ(column.size(), 0u);
   EXPECT_EQ(column.width(), 0u);
 }
