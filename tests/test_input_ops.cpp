@@ -230,6 +230,62 @@ TEST(InputOps, MembersPastFourSecondsKeepTheirTimes) {
   }
 }
 
+// The event ids are kept as differences from the op before's (1 byte each
+// where most are small, 2 where gaps of hundreds are common), the gaps that
+// do not fit kept aside: every op's id and the split Sendrecv's shared id
+// come back, through for_each and through walks resumed at each op, on one
+// thread or two. `gap` sets the ids' spacing.
+TEST(InputOps, EventIdsWithLongGapsComeBack) {
+  for (const StoredEventId gap : {1, 300, 70000}) {
+    for (const int threads : {1, 2}) {
+      TraceBuilder b(3);
+      std::vector<OpIndex> sends, recvs;
+      StoredEventId id = 5;
+      for (ProcessIndex p = 0; p < 3; ++p) {
+        id += 100000;  // each process's first op far from the last process's
+        for (int k = 0; k < 200; ++k, id += (k % 50 == 7 ? 70000 : gap)) {
+          sends.push_back(b.op(p, 10 * k, 10 * k + 2, OpKind::Isend, id));
+          id += gap;
+          recvs.push_back(b.op(p, 10 * k + 5, 10 * k + 7, OpKind::Recv, id));
+        }
+        const OpIndex split_send = b.op(p, 3000, 3010, OpKind::Send, id);  // a Sendrecv: one event, two ops
+        const OpIndex split_recv = b.op(p, 3000, 3010, OpKind::Recv, id);
+        b.message(split_send, kNoOp);
+        b.message(kNoOp, split_recv);
+      }
+      for (std::size_t k = 0; k < sends.size(); ++k) b.message(sends[k], recvs[(k + 200) % recvs.size()]);
+      const CommTrace trace = b.build();
+      AnalysisOptions options;
+      options.threads = threads;
+      auto r = analyze_structure(trace, options);
+      const InputOps& in = r->input;
+      // Bytes per op: those that take the fewest, with 16 per difference kept aside.
+      EXPECT_EQ(in.event_id_width(), gap == 1 ? 1u : gap == 300 ? 2u : 4u) << gap;
+      std::vector<InputOp> all;
+      in.for_each(r->trace, [&](const InputOp& op) { all.push_back(op); });
+      ASSERT_EQ(all.size(), trace.event_id.size());
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        EXPECT_EQ(all[i].event_id, trace.event_id[i]) << "gap " << gap << " op " << i;
+        EXPECT_EQ(all[i].shares_event_with_next, i + 1 < all.size() && trace.event_id[i + 1] == trace.event_id[i])
+            << "gap " << gap << " op " << i;
+      }
+      // One op at a time from each process's start.
+      for (ProcessIndex p = 0; p < 3; ++p) {
+        InputOps::Position at = in.process_start(p);
+        while (at.op < in.process_end(p)) {
+          bool took = false;
+          at = in.for_each_while(r->trace, at, in.process_end(p), [&](const InputOp& op) {
+            if (took) return false;
+            took = true;
+            EXPECT_EQ(op.event_id, trace.event_id[static_cast<std::size_t>(op.index)]) << "gap " << gap;
+            return true;
+          });
+        }
+      }
+    }
+  }
+}
+
 TEST(CollectiveOfOps, MembersHaveTheirCollectiveAndOthersNone) {
   TraceBuilder b(3);
   std::vector<OpIndex> c0, c1;

@@ -18,16 +18,58 @@ bool fits_in_u32(TimeNs from, TimeNs to) {
 
 }  // namespace
 
-InputOps::InputOps(CommTrace& input, RankBits starts, int threads)
-    : starts_(std::move(starts)), event_id_(std::move(input.event_id)) {
+InputOps::InputOps(CommTrace& input, RankBits starts, int threads) : starts_(std::move(starts)) {
+  std::vector<StoredEventId> event_id = std::move(input.event_id);  // dropped once kept as differences
   input.event_id.clear();  // moved from: empty, as documented
   const auto n = static_cast<std::size_t>(input.op_count());
   if (starts_.size() != n || (n > 0 && !starts_.test(0)))
     throw Error("input op starts: " + std::to_string(starts_.size()) + " ops for " + std::to_string(n) +
                 ", or the first op starts none");
-  if (!event_id_.empty() && event_id_.size() != n)
-    throw Error("input ops: " + std::to_string(event_id_.size()) + " event ids for " + std::to_string(n) + " ops");
+  if (!event_id.empty() && event_id.size() != n)
+    throw Error("input ops: " + std::to_string(event_id.size()) + " event ids for " + std::to_string(n) + " ops");
   keep_run_members_and_senders(input, threads);
+  keep_event_ids(input, event_id, threads);
+}
+
+// Each op's event id as the difference from the op before's, in the width
+// that takes the fewest bytes with the differences that do not fit kept aside
+// (16 bytes each): the differences are the events between two communication
+// events, a few in a stencil, hundreds where many functions are traced
+// between MPI calls, and one per process start is the other processes'
+// events. Two passes, each in two parts over the processes: the differences
+// too large for 1 and 2 bytes counted, then stored.
+void InputOps::keep_event_ids(const CommTrace& input, const std::vector<StoredEventId>& event_id, int threads) {
+  has_event_ids_ = !event_id.empty();
+  if (!has_event_ids_) return;
+  const std::size_t n = event_id.size();
+  auto step = [&](std::size_t i) { return std::int64_t{event_id[i]} - (i > 0 ? event_id[i - 1] : 0); };
+  const ProcessIndex processes = input.process_count;
+  const ProcessIndex split = two_part_split(processes, threads);
+  std::size_t over_one[2] = {0, 0}, over_two[2] = {0, 0};  // per part: past 1 byte, past 2
+  run_in_two_parts(split, processes, [&](int part, ProcessIndex first, ProcessIndex end) {
+    for (auto i = static_cast<std::size_t>(input.first_op(first)); i < static_cast<std::size_t>(input.first_op(end)); ++i) {
+      const std::int64_t d = step(i);
+      over_one[part] += d < 0 || d >= 0xFF ? 1 : 0;
+      over_two[part] += d < 0 || d >= 0xFFFF ? 1 : 0;
+    }
+  });
+  constexpr std::size_t kAsideBytes = sizeof(NarrowColumn::Misfit);
+  const std::size_t bytes_one = n + kAsideBytes * (over_one[0] + over_one[1]);
+  const std::size_t bytes_two = 2 * n + kAsideBytes * (over_two[0] + over_two[1]);
+  const std::size_t width = bytes_one <= bytes_two ? (bytes_one <= 4 * n ? 1 : 4) : (bytes_two <= 4 * n ? 2 : 4);
+  event_step_.resize(n, width);
+  std::vector<NarrowColumn::Misfit> misfits[2];
+  run_in_two_parts(split, processes, [&](int part, ProcessIndex first, ProcessIndex end) {
+    for (auto i = static_cast<std::size_t>(input.first_op(first)); i < static_cast<std::size_t>(input.first_op(end)); ++i)
+      if (const std::int64_t d = step(i); !event_step_.set(i, d)) misfits[part].push_back({i, static_cast<std::int32_t>(d)});
+  });
+  misfits[0].insert(misfits[0].end(), misfits[1].begin(), misfits[1].end());
+  event_step_.keep_aside(std::move(misfits[0]));
+  process_event_before_.resize(static_cast<std::size_t>(processes));
+  for (ProcessIndex p = 0; p < processes; ++p) {
+    const auto first = static_cast<std::size_t>(input.first_op(p));
+    process_event_before_[static_cast<std::size_t>(p)] = first > 0 ? event_id[first - 1] : 0;
+  }
 }
 
 // In two parts, each over half of the processes (and half of the messages):

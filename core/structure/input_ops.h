@@ -15,8 +15,10 @@
 //    durations: Isends last microseconds, and 16 bytes per member were 21 MB
 //    at 16,384 processes x 20 iterations. A member whose offset or duration
 //    does not fit is kept aside with its times whole.
-//  - The event ids: the input's own 32-bit column, taken over rather than
-//    copied (the analyzed trace never reads it).
+//  - The event ids, as each op's difference from the op before (a few events
+//    apart: 1 byte per op, 2 where gaps of hundreds are common;
+//    common/narrow_column.h) and each process's id before its first op, for
+//    walks that start there. The input's 32-bit column is dropped.
 //  - The input op that sent each message: which Isend of a run sent it. The
 //    receiving op is never part of a run, so the analyzed trace has it (the
 //    analyzed op's one input op).
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "common/default_init_allocator.h"
+#include "common/narrow_column.h"
 #include "structure/comm_trace.h"
 #include "structure/rank_bits.h"
 
@@ -47,27 +50,34 @@ class InputOps {
   // `starts`: the ops of `input` that start an analyzed op, members counted
   // (input op i became analyzed op starts.rank(i + 1) - 1; the analyzed op of
   // a run of several input ops has their process and kind, as coalesce_isends
-  // makes it). Takes the event ids of `input` (its event_id is left empty);
-  // reads the rest. `threads`: 2 builds its two parts side by side.
+  // makes it). Takes the event ids of `input` (its event_id is left empty:
+  // they are kept as differences); reads the rest. `threads`: 2 builds its
+  // two parts side by side.
   InputOps(CommTrace& input, RankBits starts, int threads = 1);
   // Which input ops start an analyzed op (for coalesce_isends).
   const RankBits& starts() const { return starts_; }
 
   std::int32_t count() const { return static_cast<std::int32_t>(starts_.size()); }
+  // Bytes per input op of its event id (1, 2 or 4; 0 without event ids).
+  std::size_t event_id_width() const { return event_step_.width(); }
   OpIndex analyzed_op(OpIndex input_op) const { return starts_.rank(static_cast<std::size_t>(input_op) + 1) - 1; }
   std::int32_t message_count() const { return static_cast<std::int32_t>(msg_send_op_.size()); }
   // The input op that sent message m (kNoOp when absent).
   OpIndex message_send_op(std::int32_t m) const { return msg_send_op_[static_cast<std::size_t>(m)]; }
 
-  // Where a walk over the input ops stands: its next op and that op's
-  // index among the members of coalesced runs.
+  // Where a walk over the input ops stands: its next op, that op's index
+  // among the members of coalesced runs, and the event id of the op before
+  // it (0 before the first), from which the next op's is counted.
   struct Position {
     OpIndex op = 0;
     std::int32_t member = 0;
+    StoredEventId event_before = 0;
   };
   // The first input op of process p, and the op after its last.
   Position process_start(ProcessIndex p) const {
-    return {process_first_op_[static_cast<std::size_t>(p)], process_first_member_[static_cast<std::size_t>(p)]};
+    const auto up = static_cast<std::size_t>(p);
+    return {process_first_op_[up], process_first_member_[up],
+            process_event_before_.empty() ? StoredEventId{0} : process_event_before_[up]};
   }
   OpIndex process_end(ProcessIndex p) const { return process_first_op_[static_cast<std::size_t>(p) + 1]; }
 
@@ -87,6 +97,7 @@ class InputOps {
   Position for_each_while(const CommTrace& analyzed, Position from, OpIndex end, F&& f) const {
     InputOp op;
     auto member = static_cast<std::size_t>(from.member);  // next entry of member_offset_/member_duration_
+    std::int64_t event_before = from.event_before;
     const std::int32_t n = count();
     op.analyzed = starts_.rank(static_cast<std::size_t>(from.op)) - 1;  // the op before `from`'s
     for (OpIndex i = from.op; i < end; ++i) {
@@ -111,20 +122,21 @@ class InputOps {
         op.start = analyzed.start[a];
         op.end = analyzed.end[a];
       }
-      if (event_id_.empty()) {
+      if (!has_event_ids_) {
         op.event_id = -1;
         op.shares_event_with_next = false;
       } else {
         // An event id is one event's, so two ops with one id are one
-        // process's consecutive ops.
+        // process's consecutive ops: the next one a difference of 0.
         auto ui = static_cast<std::size_t>(i);
-        op.event_id = event_id_[ui];
-        op.shares_event_with_next = ui + 1 < event_id_.size() && event_id_[ui + 1] == event_id_[ui];
+        op.event_id = event_before + event_step_[ui];
+        op.shares_event_with_next = i + 1 < n && event_step_[ui + 1] == 0;
       }
-      if (!f(static_cast<const InputOp&>(op))) return {i, static_cast<std::int32_t>(member)};
+      if (!f(static_cast<const InputOp&>(op))) return {i, static_cast<std::int32_t>(member), static_cast<StoredEventId>(event_before)};
       if (grouped) ++member;
+      if (has_event_ids_) event_before = op.event_id;
     }
-    return {end, static_cast<std::int32_t>(member)};
+    return {end, static_cast<std::int32_t>(member), static_cast<StoredEventId>(event_before)};
   }
 
  private:
@@ -139,6 +151,8 @@ class InputOps {
   // member_offset_, member_duration_, member_aside_, msg_send_op_,
   // process_first_op_, process_first_member_
   void keep_run_members_and_senders(const CommTrace& input, int threads);
+  // has_event_ids_, event_step_, process_event_before_
+  void keep_event_ids(const CommTrace& input, const std::vector<StoredEventId>& event_id, int threads);
   bool starts_new(OpIndex i) const { return starts_.test(static_cast<std::size_t>(i)); }
   const MemberTimes& member_aside(std::size_t member) const;
 
@@ -147,7 +161,11 @@ class InputOps {
   // and end minus start; kMemberAside offsets are in member_aside_.
   UninitializedVector<std::uint32_t> member_offset_, member_duration_;
   std::vector<MemberTimes> member_aside_;  // sorted by member
-  std::vector<StoredEventId> event_id_;                    // per input op (empty when the input had none)
+  // Per input op, its event id minus the op before's (the first op's from 0);
+  // empty, and has_event_ids_ false, when the input had no event ids.
+  bool has_event_ids_ = false;
+  NarrowColumn event_step_;
+  std::vector<StoredEventId> process_event_before_;  // per process: the id of the op before its first
   UninitializedVector<OpIndex> msg_send_op_;
   // Per process (and one past the last): its first input op and that op's
   // member index, where a walk over one process starts.
