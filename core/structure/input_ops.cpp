@@ -46,8 +46,13 @@ void InputOps::keep_event_ids(const CommTrace& input, const std::vector<StoredEv
   const ProcessIndex processes = input.process_count;
   const ProcessIndex split = two_part_split(processes, threads);
   std::size_t over_one[2] = {0, 0}, over_two[2] = {0, 0};  // per part: past 1 byte, past 2
+  // The ops of processes [first, end).
+  auto ops_of = [&](ProcessIndex first, ProcessIndex end) {
+    return std::pair{static_cast<std::size_t>(input.first_op(first)), static_cast<std::size_t>(input.first_op(end))};
+  };
   run_in_two_parts(split, processes, [&](int part, ProcessIndex first, ProcessIndex end) {
-    for (auto i = static_cast<std::size_t>(input.first_op(first)); i < static_cast<std::size_t>(input.first_op(end)); ++i) {
+    const auto [begin, stop] = ops_of(first, end);
+    for (std::size_t i = begin; i < stop; ++i) {
       const std::int64_t d = step(i);
       over_one[part] += d < 0 || d >= 0xFF ? 1 : 0;
       over_two[part] += d < 0 || d >= 0xFFFF ? 1 : 0;
@@ -60,8 +65,10 @@ void InputOps::keep_event_ids(const CommTrace& input, const std::vector<StoredEv
   event_step_.resize(n, width);
   std::vector<NarrowColumn::Misfit> misfits[2];
   run_in_two_parts(split, processes, [&](int part, ProcessIndex first, ProcessIndex end) {
-    for (auto i = static_cast<std::size_t>(input.first_op(first)); i < static_cast<std::size_t>(input.first_op(end)); ++i)
-      if (const std::int64_t d = step(i); !event_step_.set(i, d)) misfits[part].push_back({i, static_cast<std::int32_t>(d)});
+    const auto [begin, stop] = ops_of(first, end);
+    for (std::size_t i = begin; i < stop; ++i)
+      if (const std::int64_t d = step(i); !event_step_.set(i, d))
+        misfits[part].push_back({i, static_cast<std::int32_t>(d)});
   });
   misfits[0].insert(misfits[0].end(), misfits[1].begin(), misfits[1].end());
   event_step_.keep_aside(std::move(misfits[0]));

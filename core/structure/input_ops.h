@@ -132,7 +132,8 @@ class InputOps {
         op.event_id = event_before + event_step_[ui];
         op.shares_event_with_next = i + 1 < n && event_step_[ui + 1] == 0;
       }
-      if (!f(static_cast<const InputOp&>(op))) return {i, static_cast<std::int32_t>(member), static_cast<StoredEventId>(event_before)};
+      if (!f(static_cast<const InputOp&>(op)))
+        return {i, static_cast<std::int32_t>(member), static_cast<StoredEventId>(event_before)};
       if (grouped) ++member;
       if (has_event_ids_) event_before = op.event_id;
     }

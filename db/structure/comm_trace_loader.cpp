@@ -281,8 +281,8 @@ void mark_calls(Database& db, const RegionKinds& regions, std::int32_t processes
 // Second pass, over the events of processes first .. end - 1: each op's
 // columns go straight to its numbered slot, so the ops come out in event id
 // order with no sort and no copy, and two threads can fill shares at once.
-// The ops of processes [first, end) into their slots of `out`; the regions
-// that do not fit out.region's width into `misfits` (NarrowColumn::keep_aside).
+// The regions that do not fit out.region's width go to `misfits`, for
+// NarrowColumn::keep_aside once every share is filled.
 void fill_ops(Database& db, const RegionKinds& regions, const EventOpIndex& index, ProcessIndex first,
               ProcessIndex end, LoadedCommTrace& out, std::vector<NarrowColumn::Misfit>& misfits,
               Progress* progress = nullptr) {
@@ -474,7 +474,8 @@ LoadedCommTrace load_comm_trace(Database& db, const CommTraceLoadOptions& option
     mark_calls(db, regions, t.process_count, index, markers, options.progress);
   }
   if (refs.bad_message_id)
-    throw Error(db.path(), "message id " + std::to_string(*refs.bad_message_id) + " out of range (ids are 0 .. 2^31 - 1)");
+    throw Error(db.path(),
+                "message id " + std::to_string(*refs.bad_message_id) + " out of range (ids are 0 .. 2^31 - 1)");
   const std::int64_t ops = index.finish_marking();
   timer.mark("  load: mark references and calls");
   progress_stage(options.progress, "loading the operations", 1.0);
