@@ -61,14 +61,17 @@ void run_analyze(const AnalyzeArgs& args) {
   Progress progress([&bar](const std::string& stage, double done) { bar.update(done, stage); });
   settings.progress = &progress;
   structure::AnalysisReport report;
+  // The slider's graph and the level of detail depend on the events only:
+  // the ones written at import stay right; a run imported without them gets
+  // them after the analysis.
+  const bool write_summaries = !db::has_view_summaries(db);
   {
-    const AnalysisMalloc analysis_malloc(db);
+    const AnalysisMalloc analysis_malloc(
+        db, write_summaries ? AnalysisMalloc::Then::MoreWork : AnalysisMalloc::Then::Exit);
     report = db::analyze_run(db, settings);
   }
   bar.finish();
-  // The slider's graph and the level of detail depend on the events only:
-  // the ones written at import stay right.
-  if (!db::has_view_summaries(db)) db::write_view_summaries(db);
+  if (write_summaries) db::write_view_summaries(db);
   print_analysis_report(args.run, report, args.quiet);
 }
 

@@ -101,7 +101,7 @@ void share_one_malloc_arena() {
 #endif
 }
 
-AnalysisMalloc::AnalysisMalloc(db::Database& run) {
+AnalysisMalloc::AnalysisMalloc(db::Database& run, Then then) : then_(then) {
 #if defined(__GLIBC__)
   // What earlier stages freed (the page cache, which the analysis sizes
   // itself) goes back to the kernel first: from here on the heap is not
@@ -129,7 +129,7 @@ AnalysisMalloc::~AnalysisMalloc() {
   mallopt(M_MMAP_MAX, kGlibcMmapMax);
   mallopt(M_MMAP_THRESHOLD, kMmapThreshold);
   mallopt(M_TRIM_THRESHOLD, kTrimThreshold);
-  malloc_trim(0);
+  if (then_ == Then::MoreWork) malloc_trim(0);
 #endif
 }
 

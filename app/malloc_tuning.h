@@ -33,7 +33,8 @@
 // `weft analyze` holds an AnalysisMalloc around the analysis of a run, and
 // only there: not around the viewer's summaries it may write next (a run
 // imported with --no-analyze), which now peak with glibc's settings back
-// (8 MB below the build before at 4,096 processes). `weft import` only shares
+// (8 MB below the build before at 4,096 processes); when it writes none, the
+// process exits with the heap as the analysis left it (Then::Exit). `weft import` only shares
 // one arena (share_one_malloc_arena) once its decode workers are done: after
 // an import the heap settings above raised the peak of the summaries written
 // next by 12-17 MB at 4,096 processes (not understood yet; the analysis
@@ -49,16 +50,25 @@ void share_one_malloc_arena();
 
 class AnalysisMalloc {
  public:
+  // What follows the analysis: more work (the viewer's summaries), for which
+  // the freed heap goes back to the kernel, or the process's exit, which
+  // frees it whole. Trimming gave the pages back by ~70 madvise calls inside
+  // the heap's 2 MiB pages, each a TLB flush on the other CPU too: skipped
+  // before an exit, `weft analyze` took 583.6 -> 560.1 ms at 16,384 x 20 and
+  // 172.9 -> 169.6 ms at 4,096 x 20 (medians of 9 and 21 runs alternating).
+  enum class Then { MoreWork, Exit };
+
   // Trims what earlier stages freed, then applies the three settings above
   // and reserves the heap for the analysis of `run`.
-  explicit AnalysisMalloc(db::Database& run);
+  explicit AnalysisMalloc(db::Database& run, Then then = Then::MoreWork);
   // Back to glibc's defaults for mmap and trimming, the freed heap trimmed
-  // (the single arena stays).
+  // unless the process exits next (the single arena stays).
   ~AnalysisMalloc();
   AnalysisMalloc(const AnalysisMalloc&) = delete;
   AnalysisMalloc& operator=(const AnalysisMalloc&) = delete;
 
  private:
+  Then then_;
   PageRange advised_;  // the range advised MADV_HUGEPAGE
   void* below_advised_ = nullptr;  // the heap from the reservation up to it
 };
