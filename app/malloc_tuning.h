@@ -34,11 +34,12 @@
 // only there: not around the viewer's summaries it may write next (a run
 // imported with --no-analyze), which now peak with glibc's settings back
 // (8 MB below the build before at 4,096 processes); when it writes none, the
-// process exits with the heap as the analysis left it (Then::Exit). `weft import` only shares
-// one arena (share_one_malloc_arena) once its decode workers are done: after
-// an import the heap settings above raised the peak of the summaries written
-// next by 12-17 MB at 4,096 processes (not understood yet; the analysis
-// itself was faster), so the import keeps glibc's. No-op without glibc.
+// process exits with the heap as the analysis left it (Then::Exit). `weft
+// import` only shares one arena (share_one_malloc_arena) once its decode
+// workers are done: after an import the heap settings above raised the peak
+// of the summaries written next by 12-17 MB at 4,096 processes (not
+// understood yet; the analysis itself was faster), so the import keeps
+// glibc's. No-op without glibc.
 // WEFT_NO_HUGEPAGE=1 leaves out the advice.
 #include "common/huge_pages.h"
 #include "store/sqlite.h"

@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
+#include "common/narrow_column.h"
 #include "common/progress.h"
 #include "store/sqlite.h"
 #include "structure/comm_trace.h"
-#include "common/narrow_column.h"
 
 namespace weft::db {
 
