@@ -100,9 +100,13 @@ class InputOps {
     std::int64_t event_before = from.event_before;
     const std::int32_t n = count();
     op.analyzed = starts_.rank(static_cast<std::size_t>(from.op)) - 1;  // the op before `from`'s
+    // Each op's start bit and event id difference, read once: as the next
+    // op's (for `grouped` and shares_event_with_next), then as its own.
+    bool starts = from.op < n && starts_new(from.op);
+    std::int32_t step = has_event_ids_ && from.op < n ? event_step_[static_cast<std::size_t>(from.op)] : 0;
     for (OpIndex i = from.op; i < end; ++i) {
-      const bool starts = starts_new(i);
-      const bool grouped = !starts || (i + 1 < n && !starts_new(i + 1));
+      const bool next_starts = i + 1 < n && starts_new(i + 1);
+      const bool grouped = !starts || (i + 1 < n && !next_starts);
       op.index = i;
       if (starts) ++op.analyzed;  // from kNoOp (-1): op 0 always starts one
       auto a = static_cast<std::size_t>(op.analyzed);
@@ -128,14 +132,16 @@ class InputOps {
       } else {
         // An event id is one event's, so two ops with one id are one
         // process's consecutive ops: the next one a difference of 0.
-        auto ui = static_cast<std::size_t>(i);
-        op.event_id = event_before + event_step_[ui];
-        op.shares_event_with_next = i + 1 < n && event_step_[ui + 1] == 0;
+        const std::int32_t next_step = i + 1 < n ? event_step_[static_cast<std::size_t>(i) + 1] : -1;
+        op.event_id = event_before + step;
+        op.shares_event_with_next = next_step == 0;
+        step = next_step;
       }
       if (!f(static_cast<const InputOp&>(op)))
         return {i, static_cast<std::int32_t>(member), static_cast<StoredEventId>(event_before)};
       if (grouped) ++member;
       if (has_event_ids_) event_before = op.event_id;
+      starts = next_starts;
     }
     return {end, static_cast<std::int32_t>(member), static_cast<StoredEventId>(event_before)};
   }
