@@ -8,6 +8,7 @@
 #include <initializer_list>
 
 #include "structure/analysis.h"
+#include "structure/isend_coalescing.h"
 #include "structure/leap_merge.h"
 #include "structure/mandatory_partitions.h"
 #include "structure/message_passing_reorder.h"
@@ -211,6 +212,38 @@ TEST(Structure, IsendCoalescingPutsARunOfIsendsInOneStep) {
   EXPECT_EQ(r->global_step(r->input.analyzed_op(3)), 3);
   for (OpIndex in : {4, 6, 8}) EXPECT_EQ(r->global_step(r->input.analyzed_op(in)), 1);
   for (OpIndex in : {5, 7, 9}) EXPECT_EQ(r->global_step(r->input.analyzed_op(in)), 3);
+}
+
+// Coalescing renumbers each process's stretch of ops without recounting them
+// (isend_coalescing.cpp): runs at a process's start and end, a process with
+// no ops between, and a lone Isend.
+TEST(Structure, IsendCoalescingKeepsEveryProcessesOpsTogether) {
+  TraceBuilder b(4);
+  OpIndex a0 = b.op(0, 0, 1, OpKind::Isend), a1 = b.op(0, 1, 2, OpKind::Isend), a2 = b.op(0, 2, 3, OpKind::Isend);
+  OpIndex wait = b.op(0, 3, 9, OpKind::Wait);
+  // p1 has no ops.
+  OpIndex recv = b.op(2, 0, 4, OpKind::Recv);
+  OpIndex c0 = b.op(2, 4, 5, OpKind::Isend), c1 = b.op(2, 5, 7, OpKind::Isend);
+  OpIndex lone = b.op(3, 0, 2, OpKind::Isend);
+  OpIndex r1 = b.op(3, 2, 8, OpKind::Recv), r2 = b.op(3, 8, 9, OpKind::Recv);
+  b.message(a0, recv, kNoOp, wait);
+  b.message(a1, r1, kNoOp, wait);
+  b.message(a2, r2, kNoOp, wait);
+  b.message(c0, kNoOp);
+  b.message(c1, kNoOp);
+  b.message(lone, kNoOp);
+  CommTrace t = b.build();
+  const RankBits starts = isend_run_starts(t, /*coalesce=*/true);
+  EXPECT_EQ(coalesce_isends(t, starts), 3);
+  // p0: the run (0-3), the wait; p2: the receive, the run (4-7); p3: the
+  // lone Isend and its two receives.
+  EXPECT_EQ(t.process_first_op, (std::vector<OpIndex>{0, 2, 2, 4, 7}));
+  EXPECT_EQ(t.process, (std::vector<ProcessIndex>{0, 0, 2, 2, 3, 3, 3}));
+  EXPECT_EQ(t.start, (std::vector<TimeNs>{0, 3, 0, 4, 0, 2, 8}));
+  EXPECT_EQ(t.end, (std::vector<TimeNs>{3, 9, 4, 7, 2, 8, 9}));
+  EXPECT_EQ(t.msg_send_op, (std::vector<OpIndex>{0, 0, 0, 3, 3, 4}));
+  EXPECT_EQ(t.msg_recv_op, (std::vector<OpIndex>{2, 5, 6, kNoOp, kNoOp, kNoOp}));
+  EXPECT_EQ(t.msg_send_done_op, (std::vector<OpIndex>{1, 1, 1, kNoOp, kNoOp, kNoOp}));
 }
 
 TEST(Structure, WithoutCoalescingEachIsendIsItsOwnStride) {

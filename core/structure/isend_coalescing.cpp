@@ -47,15 +47,17 @@ std::int32_t coalesce_isends(CommTrace& t, const RankBits& starts, int threads) 
     remap_all(starts, t.msg_send_done_op);
     remap_all(starts, t.coll_members);
   });
-  // Op i moves to slot o <= i, so walking up writes only slots already read.
-  std::size_t o = 0;
+  // Op i moves to slot o = starts.rank(i) <= i, so walking up writes only
+  // slots already read. The walk counts the starts itself: a rank query per
+  // op was a third of this loop.
+  std::size_t o = 0, next_slot = 0;
   for (OpIndex op = 0; op < ops; ++op) {
     auto i = static_cast<std::size_t>(op);
     if (!starts.test(i)) {  // continues the run in slot o
       t.end[o] = std::max(t.end[o], t.end[i]);
       continue;
     }
-    o = static_cast<std::size_t>(starts.rank(i));
+    o = next_slot++;
     t.process[o] = t.process[i];
     t.start[o] = t.start[i];
     t.end[o] = t.end[i];
@@ -68,7 +70,11 @@ std::int32_t coalesce_isends(CommTrace& t, const RankBits& starts, int threads) 
   shrink_in_place(t.end, n);
   shrink_in_place(t.kind, n);
   shrink_in_place(t.segment, n);
-  index_processes(t);
+  // A run never crosses processes, so each process's first op starts one and
+  // the ops keep their order: the process index is renumbered like an op
+  // reference, one rank query per process instead of a count per op (2-3 ms
+  // at 4,096 processes x 20 iterations, on this thread alone).
+  for (OpIndex& first : t.process_first_op) first = starts.rank(static_cast<std::size_t>(first));
   references.get();
   return ops - static_cast<std::int32_t>(n);
 }
