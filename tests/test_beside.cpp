@@ -1,7 +1,8 @@
 // Work run beside the calling thread (core/common/beside.h): the analysis'
 // second parts and side tasks run on one kept thread, or on a thread of their
-// own when it is busy or in a forked child; results and errors come back to
-// the caller, and nothing outlives its job.
+// own when it is busy or in a forked child (a pass's second part: on the
+// caller, unless a third core is there); results and errors come back to the
+// caller, and nothing outlives its job.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -89,6 +90,38 @@ TEST(Beside, RunInTwoPartsCoversTheRangeAndRethrowsTheSecondPartsError) {
                                         if (part == 1) throw std::runtime_error("second part failed");
                                       }),
                std::runtime_error);
+}
+
+// On a two-core machine a third thread would only share the cores with the
+// kept thread's work: a second part started while that thread is busy runs
+// on the caller, after the first, and its error still comes back.
+TEST(Beside, ASecondPartStartedWhileTheKeptThreadIsBusyRunsOnTheCallerWithoutASpareCore) {
+  std::thread::id caller, part_thread[2];
+  std::vector<int> order;
+  bool rethrown = false;
+  weft::BesideJob busy([&] {  // on the kept thread, which is then busy
+    caller = std::this_thread::get_id();
+    weft::run_in_two_parts(1, 2, [&](int part, int, int) {
+      part_thread[part] = std::this_thread::get_id();
+      order.push_back(part);
+    });
+    try {
+      weft::run_in_two_parts(1, 2, [](int part, int, int) {
+        if (part == 1) throw std::runtime_error("second part failed");
+      });
+    } catch (const std::runtime_error&) {
+      rethrown = true;
+    }
+  });
+  busy.wait();
+  EXPECT_EQ(part_thread[0], caller);
+  EXPECT_TRUE(rethrown);
+  if (std::thread::hardware_concurrency() > 2) {
+    EXPECT_NE(part_thread[1], caller);  // a thread of its own uses the third core
+  } else {
+    EXPECT_EQ(part_thread[1], caller);
+    EXPECT_EQ(order, (std::vector<int>{0, 1}));
+  }
 }
 
 // A forked child has the parent's memory but not its kept thread: its jobs

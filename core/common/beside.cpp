@@ -33,19 +33,20 @@ class KeptThread {
  public:
   KeptThread() : owner_(getpid()), thread_([this] { serve(); }) {}
 
+  enum class Start { Started, Busy, NoThread };
   // Hands `work` and then `ended` over (moved from) unless the thread is
   // busy, or this is a forked child (its copy of this object has no thread
   // behind it). The thread is free again before `ended` runs, so that the
   // waiter it wakes can hand over its next work at once.
-  bool try_start(std::function<void()>& work, std::function<void()>& ended) {
-    if (getpid() != owner_) return false;
+  Start try_start(std::function<void()>& work, std::function<void()>& ended) {
+    if (getpid() != owner_) return Start::NoThread;
     const std::lock_guard lock(mutex_);
-    if (busy_) return false;
+    if (busy_) return Start::Busy;
     busy_ = true;
     work_ = std::move(work);
     ended_ = std::move(ended);
     wake_.notify_one();
-    return true;
+    return Start::Started;
   }
 
  private:
@@ -78,10 +79,16 @@ KeptThread& kept_thread() {
   return *kept;
 }
 
+// Whether a thread beside the caller and the kept one would have a core.
+bool has_spare_core() {
+  static const bool spare = std::thread::hardware_concurrency() > 2;
+  return spare;
+}
+
 }  // namespace
 
-BesideJob::BesideJob(std::function<void()> work) : done_(std::make_shared<Done>()) {
-  std::function<void()> run = [done = done_, work = std::move(work)] {
+BesideJob::BesideJob(std::function<void()> work, IfBusy if_busy) : done_(std::make_shared<Done>()) {
+  std::function<void()> run = [done = done_, work] {
     try {
       work();
     } catch (...) {
@@ -89,13 +96,21 @@ BesideJob::BesideJob(std::function<void()> work) : done_(std::make_shared<Done>(
     }
   };
   std::function<void()> ended = [done = done_] { done->finish(); };
-  if (!kept_thread().try_start(run, ended))
-    own_ = std::thread([run = std::move(run), ended = std::move(ended)] {
-      run();
-      ended();
-    });
+  const KeptThread::Start start = kept_thread().try_start(run, ended);
+  if (start == KeptThread::Start::Started) return;
+  if (start == KeptThread::Start::Busy && if_busy == IfBusy::CallerWithoutSpareCore && !has_spare_core()) {
+    on_wait_ = std::move(work);
+    done_.reset();
+    return;
+  }
+  own_ = std::thread([run = std::move(run), ended = std::move(ended)] {
+    run();
+    ended();
+  });
 }
 
+// Work left for wait() that wait() never ran (the caller is unwinding) is
+// dropped.
 BesideJob::~BesideJob() { wait_for_end(); }
 
 void BesideJob::wait_for_end() {
@@ -104,6 +119,10 @@ void BesideJob::wait_for_end() {
 }
 
 void BesideJob::wait() {
+  if (on_wait_) {
+    std::exchange(on_wait_, nullptr)();  // throws what the work throws
+    return;
+  }
   wait_for_end();
   if (done_ && done_->error) std::rethrow_exception(std::exchange(done_->error, nullptr));
 }

@@ -13,7 +13,12 @@
 // The kept thread runs one piece of work at a time. Work started while it is
 // busy (a part that starts parts of its own, or two at once) gets a thread of
 // its own, as all work did before; so does work started in a forked child,
-// which has no copy of the kept thread.
+// which has no copy of the kept thread. A pass's second part
+// (run_in_two_parts) started while the kept thread is busy runs instead on
+// the calling thread after the first, unless the machine has a third core: on
+// two cores a thread of its own only shared them with the kept thread's work
+// (the partition merges beside the op indexes at 4,096 processes: three
+// thread starts, and their parts waited for a core), and cost a start.
 #include <exception>
 #include <functional>
 #include <future>
@@ -29,7 +34,15 @@ namespace weft {
 // another error unwinds), so that the work never outlives what it refers to.
 class BesideJob {
  public:
-  explicit BesideJob(std::function<void()> work);  // starts it
+  // Where the work runs when the kept thread is busy.
+  enum class IfBusy {
+    OwnThread,
+    // On the calling thread, in wait(), unless the machine has a third core
+    // (then on a thread of its own). Only for work that waits for nothing
+    // the caller does before wait().
+    CallerWithoutSpareCore,
+  };
+  explicit BesideJob(std::function<void()> work, IfBusy if_busy = IfBusy::OwnThread);  // starts it
   BesideJob(const BesideJob&) = delete;
   BesideJob& operator=(const BesideJob&) = delete;
   ~BesideJob();
@@ -42,6 +55,7 @@ class BesideJob {
 
   std::shared_ptr<Done> done_;
   std::thread own_;  // when the kept thread was busy
+  std::function<void()> on_wait_;  // IfBusy::CallerWithoutSpareCore, the kept thread busy
 };
 
 // A task's result, as std::async's future: get() returns it (waiting for the

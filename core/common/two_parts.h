@@ -4,7 +4,9 @@
 // whose parts write disjoint entries (or entries of their own, merged after:
 // the first argument says which part it is). With split >= end the whole
 // pass runs on the calling thread as part 0. The second part runs on the
-// kept thread (beside.h); what it throws is rethrown here.
+// kept thread (beside.h), or after the first on the calling thread when the
+// kept thread is busy and the machine has no third core; what it throws is
+// rethrown here.
 #include <cstdint>
 
 #include "common/beside.h"
@@ -17,7 +19,8 @@ void run_in_two_parts(Index split, Index end, Pass pass) {
     pass(0, Index{0}, end);
     return;
   }
-  BesideJob second([&] { pass(1, split, end); });  // its destructor waits when part 0 throws
+  // Its destructor waits when part 0 throws.
+  BesideJob second([&] { pass(1, split, end); }, BesideJob::IfBusy::CallerWithoutSpareCore);
   pass(0, Index{0}, split);
   second.wait();
 }
