@@ -110,6 +110,8 @@ TEST(InputOps, EveryInputOpKeepsItsOwnTimesKindEventAndAnalyzedOp) {
   EXPECT_EQ(r->trace.end[static_cast<std::size_t>(run)], 9);
   EXPECT_EQ(in.analyzed_op(t.wait), run + 1);
   EXPECT_EQ(in.analyzed_op(t.recv1[3]), r->trace.op_count() - 1);
+  // The longest input op is the wait (10 ns); the run spans 9 ns.
+  EXPECT_EQ(in.max_duration(), 10);
 
   // Messages name the input ops that sent them; a receiving input op is the
   // first (and only) input op of the analyzed op that completes the message
@@ -227,6 +229,7 @@ TEST(InputOps, MembersPastFourSecondsKeepTheirTimes) {
       ++visited;
     });
     EXPECT_EQ(visited, trace.op_count());
+    EXPECT_EQ(r->input.max_duration(), kLong) << threads;  // the member kept aside
   }
 }
 

@@ -111,13 +111,16 @@ void InputOps::keep_run_members_and_senders(const CommTrace& input, int threads)
   const std::size_t messages = input.msg_send_op.size();
   msg_send_op_.resize(messages);
   std::vector<MemberTimes> aside[2];  // each part's, in member order
+  TimeNs max_duration[2] = {0, 0};
   run_in_two_parts(split, processes, [&](int part, ProcessIndex first, ProcessIndex end) {
     auto m = static_cast<std::size_t>(process_first_member_[static_cast<std::size_t>(first)]);
     TimeNs run_start = 0;  // of the run the op belongs to: a process's first op starts one
+    TimeNs longest = 0;
     for (auto i = static_cast<std::size_t>(input.first_op(first)); i < static_cast<std::size_t>(input.first_op(end)); ++i) {
-      if (starts_.test(i)) run_start = input.start[i];
-      if (!grouped(i)) continue;
       const TimeNs start = input.start[i], end_ns = input.end[i];
+      longest = std::max(longest, end_ns - start);
+      if (starts_.test(i)) run_start = start;
+      if (!grouped(i)) continue;
       if (fits_in_u32(run_start, start) && fits_in_u32(start, end_ns)) {
         member_offset_[m] = static_cast<std::uint32_t>(start - run_start);
         member_duration_[m] = static_cast<std::uint32_t>(end_ns - start);
@@ -128,6 +131,7 @@ void InputOps::keep_run_members_and_senders(const CommTrace& input, int threads)
       }
       ++m;
     }
+    max_duration[part] = longest;
     const std::size_t half = split < processes ? messages / 2 : messages;
     const std::size_t from = part == 0 ? 0 : half, to = part == 0 ? half : messages;
     std::copy(input.msg_send_op.begin() + static_cast<std::ptrdiff_t>(from),
@@ -137,6 +141,7 @@ void InputOps::keep_run_members_and_senders(const CommTrace& input, int threads)
   // The second part's processes follow the first's: its members too.
   member_aside_ = std::move(aside[0]);
   member_aside_.insert(member_aside_.end(), aside[1].begin(), aside[1].end());
+  max_duration_ = std::max(max_duration[0], max_duration[1]);
 }
 
 const InputOps::MemberTimes& InputOps::member_aside(std::size_t member) const {

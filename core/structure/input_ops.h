@@ -61,6 +61,10 @@ class InputOps {
   // Bytes per input op of its event id (1, 2 or 4; 0 without event ids).
   std::size_t event_id_width() const { return event_step_.width(); }
   OpIndex analyzed_op(OpIndex input_op) const { return starts_.rank(static_cast<std::size_t>(input_op) + 1) - 1; }
+  // The largest end - start of an input op (0 without ops): the step level
+  // of detail's duration range. Found while the ops are kept, rather than
+  // by a walk of its own (5 ms of the write's at 4,096 processes x 20).
+  TimeNs max_duration() const { return max_duration_; }
   std::int32_t message_count() const { return static_cast<std::int32_t>(msg_send_op_.size()); }
   // The input op that sent message m (kNoOp when absent).
   OpIndex message_send_op(std::int32_t m) const { return msg_send_op_[static_cast<std::size_t>(m)]; }
@@ -155,8 +159,8 @@ class InputOps {
   // The offset of a member kept aside (member_aside_).
   static constexpr std::uint32_t kMemberAside = UINT32_MAX;
 
-  // member_offset_, member_duration_, member_aside_, msg_send_op_,
-  // process_first_op_, process_first_member_
+  // member_offset_, member_duration_, member_aside_, max_duration_,
+  // msg_send_op_, process_first_op_, process_first_member_
   void keep_run_members_and_senders(const CommTrace& input, int threads);
   // has_event_ids_, event_step_, process_event_before_
   void keep_event_ids(const CommTrace& input, const std::vector<StoredEventId>& event_id, int threads);
@@ -168,6 +172,7 @@ class InputOps {
   // and end minus start; kMemberAside offsets are in member_aside_.
   UninitializedVector<std::uint32_t> member_offset_, member_duration_;
   std::vector<MemberTimes> member_aside_;  // sorted by member
+  TimeNs max_duration_ = 0;
   // Per input op, its event id minus the op before's (the first op's from 0);
   // empty, and has_event_ids_ false, when the input had no event ids.
   bool has_event_ids_ = false;

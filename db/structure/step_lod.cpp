@@ -134,16 +134,10 @@ StepLodLayout plan_step_lod_layout(std::int64_t processes, std::int64_t steps, S
   return l;
 }
 
-TimeNs max_input_op_duration(const structure::StructureResult& r) {
-  TimeNs max_duration = 0;
-  r.input.for_each(r.trace, [&](const structure::InputOp& op) { max_duration = std::max(max_duration, op.end - op.start); });
-  return max_duration;
-}
-
 StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::StructureResult& r,
                             const RegionClasses& classes, TimeNs max_lateness, TimeNs max_diff_lateness,
                             TimeNs max_global_lateness, JobExchange* share) {
-  const TimeNs max_duration = max_input_op_duration(r);
+  const TimeNs max_duration = r.input.max_duration();  // the cells' duration maximum
   // The input ops are in process order (check_op_order): rows in order.
   return build_step_lod(r.trace.process_count, r.report.global_steps, [&](const auto& emit) {
     structure::OpIndex previous = structure::kNoOp;

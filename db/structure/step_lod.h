@@ -133,8 +133,6 @@ inline StepLodItem step_lod_item(const LoadedCommTrace& loaded, const structure:
   return {op.process, r.global_step(op.analyzed), m.lateness, m.diff_lateness, m.global_lateness,
           op.end - op.start, loaded.region[static_cast<std::size_t>(op.index)]};
 }
-// The largest duration of the input ops: the cells' duration maximum.
-TimeNs max_input_op_duration(const structure::StructureResult& r);
 // The items of an MPI analysis (its input ops), with the maxima of the
 // lateness metrics known (the analysis' own ranges).
 StepLodTiles build_step_lod(const LoadedCommTrace& loaded, const structure::StructureResult& result,

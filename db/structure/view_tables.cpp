@@ -59,7 +59,7 @@ void bin_and_level_in_one_walk(const ViewTableInputs& inputs, const LoadedCommTr
                                const structure::StructureResult& r, JobExchange* share, ViewTables& v) {
   const structure::CommTrace& t = r.trace;
   StepLodBuilder lod(t.process_count, r.report.global_steps, inputs.region_classes,
-                     {r.metrics.max_lateness(), 0, r.metrics.max_global_lateness(), max_input_op_duration(r)},
+                     {r.metrics.max_lateness(), 0, r.metrics.max_global_lateness(), r.input.max_duration()},
                      {.diff = StepLodBuilder::Diff::FromItems, .used = StepLodSteps::OddOnly});
   TimeMetricBinner bins(inputs.trace_end_ns);
   structure::OpIndex previous = structure::kNoOp;
