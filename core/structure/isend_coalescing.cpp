@@ -48,8 +48,8 @@ std::int32_t coalesce_isends(CommTrace& t, const RankBits& starts, int threads) 
     remap_all(starts, t.coll_members);
   });
   // Op i moves to slot o = starts.rank(i) <= i, so walking up writes only
-  // slots already read. The walk counts the starts itself: a rank query per
-  // op was a third of this loop.
+  // slots already read. The walk counts the starts itself rather than ask
+  // for a rank per op.
   std::size_t o = 0, next_slot = 0;
   for (OpIndex op = 0; op < ops; ++op) {
     auto i = static_cast<std::size_t>(op);
