@@ -2,7 +2,8 @@
 // the helping thread when it claims it first, else by the offering thread;
 // errors reach the offering side; an offer left by an exception is withdrawn,
 // and waits for the helping thread if it is running it (the job refers to the
-// offering side's stack); closing lets the helping thread go.
+// offering side's stack); closing lets the helping thread go. Without
+// takeback (tests) the helping thread runs every offer.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -64,6 +65,32 @@ TEST(JobExchange, OffererRunsAnUnclaimedOfferItself) {
   exchange.help_until_closed();
   EXPECT_EQ(exchange.helped(), 0);
   EXPECT_EQ(runs, 1);
+}
+
+// Takeback::Never (for tests): the offerer waits for a helper that comes
+// only after its own share is done, rather than run the offer itself.
+TEST(JobExchange, WithoutTakebackTheHelperRunsAnOfferItClaimsLate) {
+  JobExchange exchange(JobExchange::Takeback::Never);
+  std::thread::id ran_on;
+  int runs = 0;
+  std::thread helper;
+  {
+    JobExchange::Offer offer(&exchange, [&] {
+      ran_on = std::this_thread::get_id();
+      ++runs;
+    });
+    helper = std::thread([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      exchange.help_until_closed();
+    });
+    offer.run_or_wait();
+  }
+  const std::thread::id helper_id = helper.get_id();
+  exchange.close();
+  helper.join();
+  EXPECT_EQ(runs, 1);
+  EXPECT_EQ(ran_on, helper_id);
+  EXPECT_EQ(exchange.helped(), 1);
 }
 
 TEST(JobExchange, WithoutAnExchangeTheOfferRunsInRunOrWait) {

@@ -30,7 +30,13 @@ namespace weft::db {
 
 class JobExchange {
  public:
-  JobExchange() = default;
+  // Whether the offering side may take back an offer still unclaimed when
+  // its own share is done. Never: it waits for the helping side to claim and
+  // run it (tests: which side runs each offer is then certain, where the
+  // race for it depends on how fast a loaded machine wakes the helper). The
+  // helping side must then be in help_until_closed().
+  enum class Takeback { Allowed, Never };
+  explicit JobExchange(Takeback takeback = Takeback::Allowed) : takeback_(takeback) {}
   JobExchange(const JobExchange&) = delete;
   JobExchange& operator=(const JobExchange&) = delete;
 
@@ -81,6 +87,7 @@ class JobExchange {
     offered_.erase(std::find(offered_.begin(), offered_.end(), &offer));
   }
 
+  const Takeback takeback_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   bool closed_ = false;
@@ -148,7 +155,7 @@ inline void JobExchange::offer(Offer& offer) {
 
 inline bool JobExchange::take_or_wait(Offer& offer) {
   std::unique_lock<std::mutex> lock(mutex_);
-  if (offer.state_ == State::Offered) {
+  if (offer.state_ == State::Offered && takeback_ == Takeback::Allowed) {
     remove_from_queue(offer);
     offer.state_ = State::Taken;
     return true;
