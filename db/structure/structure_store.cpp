@@ -5,7 +5,6 @@
 #include <chrono>
 #include <future>
 #include <limits>
-#include <optional>
 
 #include "common/error.h"
 #include "common/beside.h"
@@ -461,7 +460,10 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
 
   const std::int64_t step_slots = r.report.global_steps;
   const int step_shift = choose_step_shift(r.input.count(), r.trace.process_count, step_slots);
+  const FirstSentMessages sent_message(loaded, r);
+  CommEventRecordTasks records(loaded, r, sent_message, step_shift);
   SummaryTotals totals(step_slots, r.trace.process_count, r.parts.count);
+  timer.mark("  first message of ops");
   // The view tables are built on a second thread meanwhile: they only read
   // the analysis, and the SQLite inserts stay on this one. Then that thread
   // makes comm_event_blocks rows too. This one, once its rows are written,
@@ -477,14 +479,6 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
   JobExchange view_share;
   std::promise<ViewTables> built_views;
   std::future<ViewTables> view_tables = built_views.get_future();
-  // The rows' tasks are made here while the helper starts on the view
-  // tables (the first message of each op is found on this thread: 1-2 ms at
-  // 4,096 processes, 4 at 16,384, when the helper waited); it takes rows
-  // only once they are made, or not at all if making them failed.
-  std::optional<FirstSentMessages> sent_message;
-  std::optional<CommEventRecordTasks> records;
-  std::promise<bool> records_made;
-  std::future<bool> records_ready = records_made.get_future();
   Beside<void> helper = run_beside(two_threads, [&] {
     try {
       const JobExchange::CloseOnExit no_more_offers(two_threads ? &view_share : nullptr);
@@ -494,38 +488,22 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
       built_views.set_exception(std::current_exception());
       return;
     }
-    if (!records_ready.get()) return;
     PhaseTimer helper_timer("WEFT_ANALYZE_TIMING");
-    records->help(totals);
+    records.help(totals);
     helper_timer.mark("  (helper) comm_event_blocks rows");
   });
-  // Before the helper's destructor waits for it: tells it whether the rows'
-  // tasks were made, and stops it taking them when this thread gives up.
-  struct StopHelperOnExit {
-    std::optional<CommEventRecordTasks>& records;
-    std::promise<bool>& made;
-    bool told = false;
-    void tell_made() {
-      made.set_value(true);
-      told = true;
-    }
-    ~StopHelperOnExit() {
-      if (!told) made.set_value(false);
-      if (records) records->abandon();
-    }
-  } stop_helper{records, records_made};
-  sent_message.emplace(loaded, r);
-  records.emplace(loaded, r, *sent_message, step_shift);
-  stop_helper.tell_made();
-  timer.mark("  first message of ops");
+  struct StopHelperOnExit {  // before the helper's destructor waits for it
+    CommEventRecordTasks& records;
+    ~StopHelperOnExit() { records.abandon(); }
+  } stop_helper{records};
   // view_tables is valid until its tables are taken (and written).
   ViewTables views;
   auto write_views = [&] {
     views = view_tables.get();  // rethrows the helper's error
     write_view_tables(db, views);
   };
-  records->write(db, r.trace.process_count, step_slots, totals, [&] {
-    if (settings.progress) settings.progress->within(records->claimed_share());
+  records.write(db, r.trace.process_count, step_slots, totals, [&] {
+    if (settings.progress) settings.progress->within(records.claimed_share());
     if (view_tables.valid() && view_tables.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
       write_views();
   });
@@ -536,7 +514,7 @@ void write_structure(Database& db, const LoadedCommTrace& loaded, const Structur
   timer.mark("  comm_event_blocks");
   if (two_threads) view_share.help_until_closed();
   helper.get();  // with one thread, the deferred view tables are built here
-  records->merge_helper_totals(totals);
+  records.merge_helper_totals(totals);
   timer.mark("  wait for the view tables");
   if (view_tables.valid()) {
     write_views();
