@@ -61,7 +61,7 @@ class AnalysisMalloc {
 
   // Trims what earlier stages freed, then applies the three settings above
   // and reserves the heap for the analysis of `run`.
-  explicit AnalysisMalloc(db::Database& run, Then then = Then::MoreWork);
+  AnalysisMalloc(db::Database& run, Then then);
   // Back to glibc's defaults for mmap and trimming, the freed heap trimmed
   // unless the process exits next (the single arena stays).
   ~AnalysisMalloc();
